@@ -1,1 +1,18 @@
+//! Hardware and format models of the Xbox Series X|S texture-streaming path.
+//!
+//! Each model is a plain struct with a functional side (exact bytes) and a timing side
+//! (given `now`, when does this finish). The models know nothing about frames, scenes or
+//! files; the `sfsim` crate owns time and drives them.
+//!
+//! - [`units`]: `Time` (integer picoseconds), `Bytes`, `Rate`, parsed from `"250ms"`,
+//!   `"2000MB/s"`, `"64KiB"`.
+//! - [`nvme`]: DirectStorage request rules, the NVMe device with its 2000 MB/s per 250 ms
+//!   guarantee, IO splitting, the staging buffer.
+//! - [`mdu`]: the two-unit Memory Decompression Unit's timing.
+
+pub mod config;
+pub mod mdu;
+pub mod nvme;
 pub mod units;
+
+pub use config::ConfigError;

@@ -1,0 +1,12 @@
+//! The Memory Decompression Unit's timing side: `units` identical units, each a pipeline of
+//! zlib → BCPack → swizzle stages. Stages run in sequence without slowing each other, so a
+//! job's service time is the set-up cost plus the slower of its input (compressed bytes at
+//! `input`) and its output (bytes written to title memory at `output`). Uncompressed moves
+//! skip every stage but still pass through at the same limits. Jobs wait in one FIFO and
+//! start on the lowest-numbered free unit.
+
+mod config;
+mod pool;
+
+pub use config::MduConfig;
+pub use pool::{Job, JobDone, Mdu, Stages, UnitStats};

@@ -1,0 +1,166 @@
+//! The unit pool: FIFO queue, first free unit, self-timed like the NVMe device.
+
+use super::config::MduConfig;
+use crate::config::ConfigError;
+use crate::nvme::RequestOptions;
+use crate::units::{Bytes, Time};
+use std::collections::VecDeque;
+
+/// Which stages a job runs (none = an uncompressed move).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Stages {
+    pub zlib: bool,
+    pub bcpack: bool,
+    pub swizzle: bool,
+}
+
+impl From<RequestOptions> for Stages {
+    fn from(o: RequestOptions) -> Self {
+        Stages { zlib: o.zlib, bcpack: o.bcpack(), swizzle: o.swizzle() }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Job {
+    pub id: u64,
+    /// Bytes the unit reads (compressed, or the data itself for a move).
+    pub input: Bytes,
+    /// Bytes the unit writes to title memory.
+    pub output: Bytes,
+    pub stages: Stages,
+    /// Perfectly compressible page: output at the fill rate instead of `output`.
+    pub fill: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JobDone {
+    pub id: u64,
+    pub unit: u32,
+    pub start: Time,
+    pub end: Time,
+    pub input: Bytes,
+    pub output: Bytes,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct UnitStats {
+    pub jobs: u64,
+    pub busy: Time,
+    pub input: u64,
+    pub output: u64,
+}
+
+pub struct Mdu {
+    cfg: MduConfig,
+    queue: VecDeque<(Job, Time)>,
+    running: Vec<Option<(Job, Time, Time)>>,
+    stats: Vec<UnitStats>,
+}
+
+impl Mdu {
+    pub fn new(cfg: &MduConfig) -> Result<Self, ConfigError> {
+        cfg.validate()?;
+        Ok(Mdu {
+            cfg: *cfg,
+            queue: VecDeque::new(),
+            running: vec![None; cfg.units as usize],
+            stats: vec![UnitStats::default(); cfg.units as usize],
+        })
+    }
+
+    pub fn config(&self) -> &MduConfig {
+        &self.cfg
+    }
+
+    /// Service time of a job on one unit.
+    pub fn service_time(&self, job: &Job) -> Time {
+        let out_rate = if job.fill { self.cfg.fill_output_per_unit() } else { self.cfg.output };
+        self.cfg.setup + self.cfg.input.time_for(job.input).max(out_rate.time_for(job.output))
+    }
+
+    /// Jobs waiting for a unit.
+    pub fn queued(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Units working now.
+    pub fn busy_units(&self) -> usize {
+        self.running.iter().filter(|r| r.is_some()).count()
+    }
+
+    pub fn submit(&mut self, now: Time, job: Job) {
+        self.queue.push_back((job, now));
+        self.dispatch(now);
+    }
+
+    fn dispatch(&mut self, now: Time) {
+        for unit in 0..self.running.len() {
+            if self.running[unit].is_none() {
+                let Some((job, _)) = self.queue.pop_front() else { return };
+                let end = now + self.service_time(&job);
+                self.running[unit] = Some((job, now, end));
+            }
+        }
+    }
+
+    pub fn next_event(&self) -> Option<Time> {
+        self.running.iter().flatten().map(|&(_, _, end)| end).min()
+    }
+
+    /// Completes every job that ends by `until`, starting queued jobs as units free up.
+    pub fn advance(&mut self, until: Time, done: &mut Vec<JobDone>) {
+        while let Some(t) = self.next_event().filter(|&t| t <= until) {
+            for unit in 0..self.running.len() {
+                if let Some((job, start, end)) = self.running[unit] {
+                    if end == t {
+                        self.running[unit] = None;
+                        let s = &mut self.stats[unit];
+                        s.jobs += 1;
+                        s.busy += end - start;
+                        s.input += job.input.0;
+                        s.output += job.output.0;
+                        done.push(JobDone { id: job.id, unit: unit as u32, start, end, input: job.input, output: job.output });
+                    }
+                }
+            }
+            self.dispatch(t);
+        }
+    }
+
+    pub fn unit_stats(&self) -> &[UnitStats] {
+        &self.stats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(id: u64, input: u64, output: u64) -> Job {
+        Job { id, input: Bytes(input), output: Bytes(output), stages: Stages { zlib: true, ..Default::default() }, fill: false }
+    }
+
+    #[test]
+    fn service_time_is_setup_plus_slower_port() {
+        let mdu = Mdu::new(&MduConfig::default()).unwrap();
+        // 32 KiB in at 1.6 GB/s = 20.48 µs; 64 KiB out at 4 GB/s = 16.384 µs.
+        assert_eq!(mdu.service_time(&job(0, 32_768, 65_536)), Time(10_000_000 + 20_480_000));
+        // 16 KiB in → 128 KiB out: output bound, 32.768 µs.
+        assert_eq!(mdu.service_time(&job(0, 16_384, 131_072)), Time(10_000_000 + 32_768_000));
+    }
+
+    #[test]
+    fn fifo_to_first_free_unit() {
+        let mut mdu = Mdu::new(&MduConfig::default()).unwrap();
+        for id in 0..3 {
+            mdu.submit(Time::ZERO, job(id, 16_000, 32_000));
+        }
+        assert_eq!(mdu.busy_units(), 2);
+        assert_eq!(mdu.queued(), 1);
+        let mut done = Vec::new();
+        mdu.advance(Time::from_ms(1), &mut done);
+        let order: Vec<(u64, u32)> = done.iter().map(|d| (d.id, d.unit)).collect();
+        assert_eq!(order, vec![(0, 0), (1, 1), (2, 0)]);
+        assert_eq!(done[2].start, done[0].end);
+    }
+}

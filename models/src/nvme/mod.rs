@@ -1,0 +1,18 @@
+//! NVMe + DirectStorage: request rules (SPEC §1), the device with its windowed bandwidth
+//! guarantee, IO splitting, and the staging buffer.
+
+mod config;
+mod device;
+mod lost;
+mod request;
+mod staging;
+mod window;
+
+pub use config::{NvmeConfig, StallProfile};
+pub use device::{DeviceStats, IoDone, NvmeDevice, Transfer};
+pub use request::{
+    Piece, Request, RequestError, RequestOptions, Source, SwizzleMode, BCPACK_MODE_MAX, MAX_REQUEST_BYTES,
+    MAX_ZLIB_OUTPUT, STREAM_ALIGNMENT,
+};
+pub use staging::StagingBuffer;
+pub use window::WindowTracker;

@@ -1,0 +1,317 @@
+//! DirectStorage requests and the rules the runtime checks when a request is enqueued
+//! (SPEC §1). A violation is an error that names the offending values; nothing is fixed up.
+
+use crate::units::Bytes;
+use serde::{Deserialize, Serialize};
+
+/// Largest request: source + destination size (1 GiB).
+pub const MAX_REQUEST_BYTES: Bytes = Bytes::gib(1);
+/// Largest output of the zlib stage for one request (32 MiB).
+pub const MAX_ZLIB_OUTPUT: Bytes = Bytes::mib(32);
+/// Compressed streams start on a 16-byte boundary in their file.
+pub const STREAM_ALIGNMENT: u64 = 16;
+/// `BcpackMode` values: NONE=0, BC1..BC5 = 1..5, BC6H = 6, BC7 = 7.
+pub const BCPACK_MODE_MAX: u8 = 7;
+
+/// Swizzle modes sfsim's MDU model knows (`SwizzleMode`, 16 bits in the request; 0 = none).
+/// The hardware numbering is not public; this numbering is sfsim's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u16)]
+pub enum SwizzleMode {
+    None = 0,
+    /// BC1 blocks regrouped as 2+2+4 byte fields per 64 KiB.
+    Bc1Shuffle = 1,
+    /// BC3: alpha 1+1+6, then colour 2+2+4.
+    Bc3Shuffle = 2,
+    /// BC4 blocks regrouped as 1+1+6.
+    Bc4Shuffle = 3,
+    /// BC5: two BC4 halves.
+    Bc5Shuffle = 4,
+    /// Linear block order → Morton order inside a 64 KiB tile.
+    LinearToMorton = 5,
+    /// Morton order → linear block order inside a 64 KiB tile.
+    MortonToLinear = 6,
+}
+
+impl SwizzleMode {
+    pub const MAX: u16 = 6;
+
+    pub fn from_raw(raw: u32) -> Option<Self> {
+        Some(match raw {
+            0 => Self::None,
+            1 => Self::Bc1Shuffle,
+            2 => Self::Bc3Shuffle,
+            3 => Self::Bc4Shuffle,
+            4 => Self::Bc5Shuffle,
+            5 => Self::LinearToMorton,
+            6 => Self::MortonToLinear,
+            _ => return None,
+        })
+    }
+}
+
+/// The request option bits (`ZlibDecompress:1`, `BcpackMode:4`, `SwizzleMode:16`), kept as
+/// raw integers so that out-of-range values can be reported rather than lost in parsing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RequestOptions {
+    pub zlib: bool,
+    pub bcpack_mode: u32,
+    pub swizzle_mode: u32,
+}
+
+impl RequestOptions {
+    pub fn bcpack(&self) -> bool {
+        self.bcpack_mode != 0
+    }
+    pub fn swizzle(&self) -> bool {
+        self.swizzle_mode != 0
+    }
+    /// True when the MDU must decode something (zlib or BCPack); a swizzle alone keeps the
+    /// size and counts as an uncompressed move.
+    pub fn decompresses(&self) -> bool {
+        self.zlib || self.bcpack()
+    }
+}
+
+/// Where the source bytes come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// A file on the NVMe device at a byte offset.
+    File { offset: u64 },
+    /// Title memory (an in-memory decompression request: no NVMe, no staging).
+    Memory,
+}
+
+/// One DirectStorage request as the title fills it in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Request {
+    pub source: Source,
+    /// Bytes read from the source (the compressed stream, or the data itself).
+    pub source_size: Bytes,
+    /// `IntermediateSize`: after zlib, before BCPack. Must be 0 unless both apply.
+    pub intermediate_size: Bytes,
+    /// Bytes written to title memory.
+    pub destination_size: Bytes,
+    pub options: RequestOptions,
+    /// The content is a perfectly compressible page (one repeated value): the MDU writes it
+    /// at its fill rate (12 GB/s in total) instead of its normal output rate.
+    pub fill: bool,
+}
+
+/// A request rule violated at enqueue time. Each variant carries the offending values.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RequestError {
+    #[error("request is empty: source {source_size} and destination {destination_size}; both must be > 0")]
+    Empty { source_size: Bytes, destination_size: Bytes },
+    #[error("compressed stream offset {offset} is not {STREAM_ALIGNMENT}-byte aligned (offset % 16 = {})", offset % STREAM_ALIGNMENT)]
+    MisalignedOffset { offset: u64 },
+    #[error("request moves {total} B (source {source_size} + destination {destination_size}); the limit is {MAX_REQUEST_BYTES} ({} B)", MAX_REQUEST_BYTES.0)]
+    TooLarge { source_size: Bytes, destination_size: Bytes, total: u64 },
+    #[error("compressed size {compressed} is not smaller than uncompressed size {uncompressed}; data that does not shrink must be stored uncompressed")]
+    NotSmaller { compressed: Bytes, uncompressed: Bytes },
+    #[error("zlib output {inflated} exceeds the MDU limit of {MAX_ZLIB_OUTPUT} per request")]
+    ZlibOutputTooLarge { inflated: Bytes },
+    #[error("IntermediateSize must be set (size after zlib, before BCPack) when both zlib and BCPack apply; it is 0")]
+    IntermediateSizeMissing,
+    #[error("IntermediateSize is {intermediate} but must be 0 unless both zlib and BCPack apply (zlib={zlib}, BcpackMode={bcpack_mode})")]
+    IntermediateSizeUnexpected { intermediate: Bytes, zlib: bool, bcpack_mode: u32 },
+    #[error("IntermediateSize {intermediate} must lie strictly between the compressed size {compressed} and the uncompressed size {uncompressed}")]
+    IntermediateSizeOutOfRange { intermediate: Bytes, compressed: Bytes, uncompressed: Bytes },
+    #[error("BcpackMode {mode} is out of range; expected 0 (none), 1..5 (BC1..BC5), 6 (BC6H) or 7 (BC7)")]
+    BcpackModeOutOfRange { mode: u32 },
+    #[error("SwizzleMode {mode} is out of range; expected 0 (none) to {}", SwizzleMode::MAX)]
+    SwizzleModeOutOfRange { mode: u32 },
+    #[error("an uncompressed request must have equal source and destination sizes (source {source_size}, destination {destination_size})")]
+    SizeMismatch { source_size: Bytes, destination_size: Bytes },
+}
+
+impl Request {
+    /// Checks every enqueue-time rule of SPEC §1, in a fixed order.
+    pub fn validate(&self) -> Result<(), RequestError> {
+        let (src, dst, opts) = (self.source_size, self.destination_size, self.options);
+        if src.0 == 0 || dst.0 == 0 {
+            return Err(RequestError::Empty { source_size: src, destination_size: dst });
+        }
+        if opts.bcpack_mode > u32::from(BCPACK_MODE_MAX) {
+            return Err(RequestError::BcpackModeOutOfRange { mode: opts.bcpack_mode });
+        }
+        if SwizzleMode::from_raw(opts.swizzle_mode).is_none() {
+            return Err(RequestError::SwizzleModeOutOfRange { mode: opts.swizzle_mode });
+        }
+        let total = src.0.saturating_add(dst.0);
+        if total > MAX_REQUEST_BYTES.0 {
+            return Err(RequestError::TooLarge { source_size: src, destination_size: dst, total });
+        }
+        if !opts.decompresses() {
+            if self.intermediate_size.0 != 0 {
+                return Err(RequestError::IntermediateSizeUnexpected {
+                    intermediate: self.intermediate_size,
+                    zlib: opts.zlib,
+                    bcpack_mode: opts.bcpack_mode,
+                });
+            }
+            if src != dst {
+                return Err(RequestError::SizeMismatch { source_size: src, destination_size: dst });
+            }
+            return Ok(());
+        }
+        if let Source::File { offset } = self.source {
+            if offset % STREAM_ALIGNMENT != 0 {
+                return Err(RequestError::MisalignedOffset { offset });
+            }
+        }
+        if src >= dst {
+            return Err(RequestError::NotSmaller { compressed: src, uncompressed: dst });
+        }
+        let both = opts.zlib && opts.bcpack();
+        if both && self.intermediate_size.0 == 0 {
+            return Err(RequestError::IntermediateSizeMissing);
+        }
+        if !both && self.intermediate_size.0 != 0 {
+            return Err(RequestError::IntermediateSizeUnexpected {
+                intermediate: self.intermediate_size,
+                zlib: opts.zlib,
+                bcpack_mode: opts.bcpack_mode,
+            });
+        }
+        if both && !(src < self.intermediate_size && self.intermediate_size < dst) {
+            return Err(RequestError::IntermediateSizeOutOfRange {
+                intermediate: self.intermediate_size,
+                compressed: src,
+                uncompressed: dst,
+            });
+        }
+        if opts.zlib {
+            let inflated = if both { self.intermediate_size } else { dst };
+            if inflated > MAX_ZLIB_OUTPUT {
+                return Err(RequestError::ZlibOutputTooLarge { inflated });
+            }
+        }
+        Ok(())
+    }
+
+    /// Splits the request into IOs of at most `max_io` source bytes (512 KiB on the
+    /// hardware): full pieces first, then the remainder. Each piece reaches the MDU as its
+    /// own job; the destination is shared out in proportion to the source bytes so that the
+    /// pieces' sizes sum exactly to the request's.
+    pub fn split(&self, max_io: Bytes) -> Vec<Piece> {
+        let max_io = max_io.0.max(1);
+        let count = self.source_size.0.div_ceil(max_io).max(1);
+        let mut pieces = Vec::with_capacity(count as usize);
+        let mut src_done = 0u64;
+        let mut dst_done = 0u64;
+        for index in 0..count {
+            let src_end = (src_done + max_io).min(self.source_size.0);
+            let dst_end = if index + 1 == count {
+                self.destination_size.0
+            } else {
+                (u128::from(self.destination_size.0) * u128::from(src_end)
+                    / u128::from(self.source_size.0)) as u64
+            };
+            pieces.push(Piece {
+                index: index as u32,
+                source_bytes: Bytes(src_end - src_done),
+                destination_bytes: Bytes(dst_end - dst_done),
+            });
+            src_done = src_end;
+            dst_done = dst_end;
+        }
+        pieces
+    }
+}
+
+/// One IO of a split request and the MDU job it becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Piece {
+    pub index: u32,
+    pub source_bytes: Bytes,
+    pub destination_bytes: Bytes,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn zlib_request(src: u64, dst: u64) -> Request {
+        Request {
+            source: Source::File { offset: 0 },
+            source_size: Bytes(src),
+            intermediate_size: Bytes(0),
+            destination_size: Bytes(dst),
+            options: RequestOptions { zlib: true, ..Default::default() },
+            fill: false,
+        }
+    }
+
+    #[test]
+    fn valid_requests_pass() {
+        zlib_request(32 * 1024, 64 * 1024).validate().unwrap();
+        let mut both = zlib_request(30_000, 65_536);
+        both.options.bcpack_mode = 1;
+        both.intermediate_size = Bytes(50_000);
+        both.validate().unwrap();
+        let copy = Request { options: RequestOptions::default(), ..zlib_request(4096, 4096) };
+        copy.validate().unwrap();
+    }
+
+    #[test]
+    fn each_rule_has_its_own_error() {
+        let mut r = zlib_request(32, 64);
+        r.source = Source::File { offset: 70_000 + 8 };
+        assert_eq!(r.validate(), Err(RequestError::MisalignedOffset { offset: 70_008 }));
+
+        let r = zlib_request(600 << 20, 600 << 20);
+        assert!(matches!(r.validate(), Err(RequestError::TooLarge { .. })));
+
+        let r = zlib_request(64, 64);
+        assert!(matches!(r.validate(), Err(RequestError::NotSmaller { .. })));
+
+        let r = zlib_request(1 << 20, 33 << 20);
+        assert!(matches!(r.validate(), Err(RequestError::ZlibOutputTooLarge { .. })));
+
+        let mut r = zlib_request(100, 400);
+        r.options.bcpack_mode = 1;
+        assert_eq!(r.validate(), Err(RequestError::IntermediateSizeMissing));
+        r.intermediate_size = Bytes(500);
+        assert!(matches!(r.validate(), Err(RequestError::IntermediateSizeOutOfRange { .. })));
+
+        let mut r = zlib_request(100, 400);
+        r.intermediate_size = Bytes(200);
+        assert!(matches!(r.validate(), Err(RequestError::IntermediateSizeUnexpected { .. })));
+
+        let mut r = zlib_request(100, 400);
+        r.options.bcpack_mode = 8;
+        assert_eq!(r.validate(), Err(RequestError::BcpackModeOutOfRange { mode: 8 }));
+
+        let mut r = zlib_request(100, 400);
+        r.options.swizzle_mode = 70_000;
+        assert_eq!(r.validate(), Err(RequestError::SwizzleModeOutOfRange { mode: 70_000 }));
+
+        let r = Request { options: RequestOptions::default(), ..zlib_request(100, 400) };
+        assert!(matches!(r.validate(), Err(RequestError::SizeMismatch { .. })));
+
+        let r = zlib_request(0, 400);
+        assert!(matches!(r.validate(), Err(RequestError::Empty { .. })));
+    }
+
+    #[test]
+    fn error_messages_name_the_values() {
+        let mut r = zlib_request(32, 64);
+        r.source = Source::File { offset: 70_000 + 8 };
+        let msg = r.validate().unwrap_err().to_string();
+        assert!(msg.contains("70008") && msg.contains("16-byte"), "{msg}");
+    }
+
+    #[test]
+    fn split_at_512k_keeps_exact_totals() {
+        let r = zlib_request(520 * 1024, 1040 * 1024);
+        let pieces = r.split(Bytes::kib(512));
+        assert_eq!(pieces.len(), 2);
+        assert_eq!(pieces[0].source_bytes, Bytes::kib(512));
+        assert_eq!(pieces[1].source_bytes, Bytes::kib(8));
+        let dst: u64 = pieces.iter().map(|p| p.destination_bytes.0).sum();
+        assert_eq!(dst, 1040 * 1024);
+        assert_eq!(zlib_request(512 * 1024, 1 << 20).split(Bytes::kib(512)).len(), 1);
+    }
+}
