@@ -1,0 +1,38 @@
+//! The command line: `sfsim run`, `sfsim sweep`.
+
+mod run;
+mod sweep;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "sfsim", version, about = "Simulator of the Xbox Series X|S texture-streaming path")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a scenario and write its outputs and report.
+    Run(run::RunArgs),
+    /// Run a scenario once per value of one parameter and tabulate chosen stats.
+    Sweep(sweep::SweepArgs),
+}
+
+/// Parses the command line and runs it; errors are printed, never panicked.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run(args) => run::execute(args),
+        Command::Sweep(args) => sweep::execute(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! Running a scenario: dispatch on the workload, then add the host-speed figures (the only
+//! place that reads the wall clock).
+
+use crate::scenario::{Scenario, Workload};
+use crate::stats::StatSet;
+use crate::workload::io::{self, IoOutcome, RunError};
+use sfsim_models::units::Time;
+use std::time::Instant;
+
+/// Options that change what is reported, never what is simulated.
+#[derive(Debug, Clone, Copy)]
+pub struct RunOptions {
+    /// Add `host.*` stats (wall-clock speed). They differ between runs; leave them out to
+    /// compare stats.json files byte for byte.
+    pub host_stats: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions { host_stats: true }
+    }
+}
+
+pub struct RunResult {
+    pub outcome: IoOutcome,
+    /// The outcome's stats plus, if asked for, the host figures.
+    pub stats: StatSet,
+}
+
+/// Runs `scenario` to its end. `progress(now, end)` is called now and then.
+pub fn run(scenario: &Scenario, options: RunOptions, progress: &mut dyn FnMut(Time, Time)) -> Result<RunResult, RunError> {
+    let started = Instant::now();
+    let outcome = match &scenario.workload {
+        Workload::Io(cfg) => io::run(scenario, cfg, progress)?,
+    };
+    let wall = started.elapsed().as_secs_f64().max(1e-9);
+    let mut stats = outcome.stats.clone();
+    if options.host_stats {
+        stats.push("host.wall_seconds", Some(wall), "s", "wall-clock time of the simulation (not deterministic)");
+        stats.push("host.sim_speed", Some(scenario.duration.as_secs_f64() / wall), "x", "simulated seconds per wall-clock second (not deterministic)");
+        stats.push("host.events_per_second", Some(outcome.events as f64 / wall), "events/s", "kernel events per wall-clock second (not deterministic)");
+    }
+    stats.push("sim.events", Some(outcome.events as f64), "count", "kernel events processed");
+    Ok(RunResult { outcome, stats })
+}

@@ -1,0 +1,349 @@
+//! The IO workload: a title that, every `cadence`, enqueues requests until `in_flight`
+//! source bytes are outstanding — the pattern of SPEC §1's "enqueue every 16.7 ms, keep
+//! 64 MiB in flight" guidance.
+
+use crate::iopath::{Completed, IoPath};
+use crate::kernel::Kernel;
+use crate::scenario::Scenario;
+use crate::stats::{percentile, Bins, StatSet};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use sfsim_models::nvme::{Request, RequestError, RequestOptions, Source, SwizzleMode, BCPACK_MODE_MAX, MAX_ZLIB_OUTPUT, STREAM_ALIGNMENT};
+use sfsim_models::units::{Bytes, Time};
+use sfsim_models::ConfigError;
+
+/// Where requests read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum SourceKind {
+    /// Streams in a file on the NVMe device, laid out back to back on 16-byte boundaries.
+    #[default]
+    File,
+    /// In-memory decompression: the MDU only, no NVMe and no staging.
+    Memory,
+}
+
+/// Uncompressed (destination) size of each request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StreamSize {
+    Fixed(Bytes),
+    /// Uniform in [min, max].
+    Uniform { min: Bytes, max: Bytes },
+    /// One of the listed sizes, equally likely.
+    Choice(Vec<Bytes>),
+}
+
+impl Default for StreamSize {
+    fn default() -> Self {
+        StreamSize::Fixed(Bytes::kib(64))
+    }
+}
+
+impl StreamSize {
+    fn bounds(&self) -> (Bytes, Bytes) {
+        match self {
+            StreamSize::Fixed(b) => (*b, *b),
+            StreamSize::Uniform { min, max } => (*min, *max),
+            StreamSize::Choice(list) => (
+                list.iter().copied().min().unwrap_or(Bytes::ZERO),
+                list.iter().copied().max().unwrap_or(Bytes::ZERO),
+            ),
+        }
+    }
+
+    fn sample(&self, rng: &mut ChaCha8Rng) -> Bytes {
+        match self {
+            StreamSize::Fixed(b) => *b,
+            StreamSize::Uniform { min, max } => Bytes(rng.gen_range(min.0..=max.0)),
+            StreamSize::Choice(list) => list[rng.gen_range(0..list.len())],
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct IoWorkload {
+    /// Where requests read from (File).
+    pub source: SourceKind,
+    /// Uncompressed size of each request (Fixed 64 KiB).
+    pub stream: StreamSize,
+    /// Uncompressed ÷ compressed size (2.0). Must be > 1 when zlib or BCPack is on and
+    /// exactly 1 for uncompressed reads.
+    pub ratio: f64,
+    /// Each request's ratio is drawn uniformly from ratio × (1 ± ratio_spread) (0.1, 0..=0.5).
+    pub ratio_spread: f64,
+    /// DirectStorage request options (zlib on). When zlib and BCPack are both on, the
+    /// IntermediateSize is the geometric mean of the compressed and uncompressed sizes.
+    pub options: RequestOptions,
+    /// The pages are perfectly compressible (written at the MDU's fill rate).
+    pub fill: bool,
+    /// The title enqueues every `cadence` (16.7 ms).
+    pub cadence: Time,
+    /// …until this many source (compressed) bytes are in flight (64 MiB).
+    pub in_flight: Bytes,
+}
+
+impl Default for IoWorkload {
+    fn default() -> Self {
+        IoWorkload {
+            source: SourceKind::File,
+            stream: StreamSize::default(),
+            ratio: 2.0,
+            ratio_spread: 0.1,
+            options: RequestOptions { zlib: true, bcpack_mode: 0, swizzle_mode: 0 },
+            fill: false,
+            cadence: Time(16_700_000_000),
+            in_flight: Bytes::mib(64),
+        }
+    }
+}
+
+impl IoWorkload {
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let (min, max) = self.stream.bounds();
+        if let StreamSize::Choice(list) = &self.stream {
+            if list.is_empty() {
+                return Err(ConfigError::new("stream", "Choice needs at least one size"));
+            }
+        }
+        if min.0 == 0 || max > Bytes::mib(512) || min > max {
+            return Err(ConfigError::new("stream", format!("sizes {min}..={max} are out of range; expected 1B..=512MiB with min ≤ max")));
+        }
+        if self.options.bcpack_mode > u32::from(BCPACK_MODE_MAX) {
+            return Err(ConfigError::new("options.bcpack_mode", format!("{} is out of range; expected 0..=7", self.options.bcpack_mode)));
+        }
+        if SwizzleMode::from_raw(self.options.swizzle_mode).is_none() {
+            return Err(ConfigError::new("options.swizzle_mode", format!("{} is out of range; expected 0..={}", self.options.swizzle_mode, SwizzleMode::MAX)));
+        }
+        let compresses = self.options.decompresses();
+        if !self.ratio.is_finite() || (compresses && !(self.ratio > 1.0 && self.ratio <= 10_000.0)) {
+            return Err(ConfigError::new("ratio", format!("{} is out of range; expected > 1 and ≤ 10000 when zlib or BCPack is on (compressed < uncompressed)", self.ratio)));
+        }
+        if !compresses && self.ratio != 1.0 {
+            return Err(ConfigError::new("ratio", format!("{} must be 1 for uncompressed reads (no zlib, no BCPack)", self.ratio)));
+        }
+        if !(0.0..=0.5).contains(&self.ratio_spread) {
+            return Err(ConfigError::new("ratio_spread", format!("{} is out of range; expected 0..=0.5", self.ratio_spread)));
+        }
+        if compresses && self.ratio * (1.0 - self.ratio_spread) <= 1.0 {
+            return Err(ConfigError::new("ratio_spread", format!("ratio {} × (1 − {}) must stay > 1 so every stream shrinks", self.ratio, self.ratio_spread)));
+        }
+        // The zlib output is at most the uncompressed size.
+        if self.options.zlib && max > MAX_ZLIB_OUTPUT {
+            return Err(ConfigError::new("stream", format!("largest stream {max} exceeds the zlib stage's {MAX_ZLIB_OUTPUT} per request")));
+        }
+        if self.fill && !compresses {
+            return Err(ConfigError::new("fill", "perfectly compressible pages need zlib or BCPack on"));
+        }
+        if self.cadence < Time::from_us(1) || self.cadence > Time::from_secs(10) {
+            return Err(ConfigError::new("cadence", format!("{} is out of range; expected 1us..=10s", self.cadence)));
+        }
+        if self.in_flight.0 == 0 || self.in_flight > Bytes::gib(16) {
+            return Err(ConfigError::new("in_flight", format!("{} is out of range; expected 1B..=16GiB", self.in_flight)));
+        }
+        Ok(())
+    }
+}
+
+/// Makes the title's requests: sizes, ratios and file layout from the seeded RNG.
+struct RequestMaker<'a> {
+    cfg: &'a IoWorkload,
+    rng: ChaCha8Rng,
+    next_offset: u64,
+}
+
+impl RequestMaker<'_> {
+    fn make(&mut self) -> Request {
+        let cfg = self.cfg;
+        let uncompressed = cfg.stream.sample(&mut self.rng);
+        let compressed = if cfg.options.decompresses() {
+            let jitter = 1.0 + cfg.ratio_spread * (2.0 * self.rng.gen::<f64>() - 1.0);
+            Bytes(((uncompressed.0 as f64 / (cfg.ratio * jitter)).floor() as u64).max(1))
+        } else {
+            uncompressed
+        };
+        let intermediate = if cfg.options.zlib && cfg.options.bcpack() {
+            let mean = ((compressed.0 as f64) * (uncompressed.0 as f64)).sqrt() as u64;
+            Bytes(mean.clamp(compressed.0 + 1, uncompressed.0.saturating_sub(1).max(compressed.0 + 1)))
+        } else {
+            Bytes::ZERO
+        };
+        let source = match cfg.source {
+            SourceKind::File => {
+                let offset = self.next_offset;
+                self.next_offset = (offset + compressed.0).next_multiple_of(STREAM_ALIGNMENT);
+                Source::File { offset }
+            }
+            SourceKind::Memory => Source::Memory,
+        };
+        Request {
+            source,
+            source_size: compressed,
+            intermediate_size: intermediate,
+            destination_size: uncompressed,
+            options: cfg.options,
+            fill: cfg.fill,
+        }
+    }
+}
+
+/// A run that could not complete.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("{0}")]
+    Config(#[from] ConfigError),
+    #[error("request {index} rejected at enqueue: {source}")]
+    Request { index: u64, source: RequestError },
+}
+
+/// One row of the per-window CSV.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowRow {
+    pub start: Time,
+    pub end: Time,
+    pub nvme_bytes: u64,
+    pub mdu_in_bytes: u64,
+    pub mdu_out_bytes: u64,
+    pub requests_done: u64,
+}
+
+/// Everything a run measured, before it is written out.
+pub struct IoOutcome {
+    pub stats: StatSet,
+    pub windows: Vec<WindowRow>,
+    /// (bin start, NVMe bytes, MDU in bytes, MDU out bytes) at `fine_bin` resolution.
+    pub fine: Vec<(Time, u64, u64, u64)>,
+    pub fine_bin: Time,
+    pub latencies: Vec<Time>,
+    pub events: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Event {
+    Tick,
+    Wake,
+}
+
+const FINE_BIN: Time = Time::from_ms(10);
+
+/// Runs the IO workload for the scenario's duration. `progress(now, end)` is called now and
+/// then so a caller can show progress; it never affects results.
+pub fn run(scenario: &Scenario, cfg: &IoWorkload, progress: &mut dyn FnMut(Time, Time)) -> Result<IoOutcome, RunError> {
+    let end = scenario.duration;
+    let mut path = IoPath::new(&scenario.hardware, scenario.seed)?;
+    let mut maker = RequestMaker { cfg, rng: ChaCha8Rng::seed_from_u64(scenario.seed ^ 0x5f5f_696f), next_offset: 0 };
+    let mut pending = maker.make();
+    let mut kernel = Kernel::new();
+    kernel.schedule(Time::ZERO, Event::Tick);
+    let mut wake_at: Option<Time> = None;
+
+    let window = scenario.hardware.nvme.window;
+    let (mut nvme_w, mut in_w, mut out_w, mut req_w) = (Bins::new(window), Bins::new(window), Bins::new(window), Bins::new(window));
+    let (mut nvme_f, mut in_f, mut out_f) = (Bins::new(FINE_BIN), Bins::new(FINE_BIN), Bins::new(FINE_BIN));
+    let mut in_flight = 0u64;
+    let mut enqueued = 0u64;
+    let mut completed: Vec<Completed> = Vec::new();
+    let mut latencies = Vec::new();
+    let (mut dest_done, mut src_done) = (0u64, 0u64);
+
+    while let Some((now, event)) = kernel.pop() {
+        if now > end {
+            break;
+        }
+        if kernel.processed() % 65_536 == 0 {
+            progress(now, end);
+        }
+        match event {
+            Event::Tick => {
+                while in_flight == 0 || in_flight + pending.source_size.0 <= cfg.in_flight.0 {
+                    in_flight += pending.source_size.0;
+                    path.enqueue(now, pending, enqueued).map_err(|source| RunError::Request { index: enqueued, source })?;
+                    enqueued += 1;
+                    pending = maker.make();
+                }
+                kernel.schedule(now + cfg.cadence, Event::Tick);
+            }
+            Event::Wake => {
+                if wake_at == Some(now) {
+                    wake_at = None;
+                }
+            }
+        }
+        path.process(now, &mut completed);
+        for c in completed.drain(..) {
+            in_flight -= c.source_size.0;
+            req_w.add_at(c.done, 1);
+            latencies.push(c.done - c.enqueued);
+            dest_done += c.destination_size.0;
+            src_done += c.source_size.0;
+        }
+        for t in path.device.drain_transfers() {
+            nvme_w.add_span(t.start, t.end, t.bytes);
+            nvme_f.add_span(t.start, t.end, t.bytes);
+        }
+        for j in path.job_log.drain(..) {
+            in_w.add_span(j.start, j.end, j.input.0);
+            out_w.add_span(j.start, j.end, j.output.0);
+            in_f.add_span(j.start, j.end, j.input.0);
+            out_f.add_span(j.start, j.end, j.output.0);
+        }
+        if let Some(next) = path.next_wake() {
+            if wake_at.is_none_or(|w| next < w) {
+                kernel.schedule(next, Event::Wake);
+                wake_at = Some(next);
+            }
+        }
+    }
+    progress(end, end);
+    path.device.finish(end);
+
+    let window_count = (end.0 / window.0) as usize;
+    let (nv, mi, mo, rq) = (nvme_w.values(window_count), in_w.values(window_count), out_w.values(window_count), req_w.values(window_count));
+    let windows = (0..window_count)
+        .map(|i| WindowRow {
+            start: Time(window.0 * i as u64),
+            end: Time(window.0 * (i as u64 + 1)),
+            nvme_bytes: nv[i],
+            mdu_in_bytes: mi[i],
+            mdu_out_bytes: mo[i],
+            requests_done: rq[i],
+        })
+        .collect();
+    let fine_count = end.0.div_ceil(FINE_BIN.0) as usize;
+    let (fnv, fin, fout) = (nvme_f.values(fine_count), in_f.values(fine_count), out_f.values(fine_count));
+    let fine = (0..fine_count).map(|i| (Time(FINE_BIN.0 * i as u64), fnv[i], fin[i], fout[i])).collect();
+
+    latencies.sort_unstable();
+    let stats = collect_stats(scenario, &path, &latencies, enqueued, dest_done, src_done);
+    Ok(IoOutcome { stats, windows, fine, fine_bin: FINE_BIN, latencies, events: kernel.processed() })
+}
+
+fn collect_stats(scenario: &Scenario, path: &IoPath, latencies: &[Time], enqueued: u64, dest_done: u64, src_done: u64) -> StatSet {
+    let secs = scenario.duration.as_secs_f64();
+    let dev = path.device.stats();
+    let units = path.mdu.unit_stats();
+    let (mdu_in, mdu_out, jobs): (u64, u64, u64) = units.iter().fold((0, 0, 0), |a, u| (a.0 + u.input, a.1 + u.output, a.2 + u.jobs));
+    let mut s = StatSet::default();
+    s.push("nvme.throughput", Some(dev.bytes as f64 / 1e6 / secs), "MB/s", "NVMe bytes read per second, mean over the run");
+    s.push("nvme.window_min", dev.window_min.map(|b| b.as_mb_f64()), "MB", format!("least delivered in any full {} window while the device always had work (null: no such window)", scenario.hardware.nvme.window));
+    s.push("nvme.window_max", dev.window_max.map(|b| b.as_mb_f64()), "MB", "most delivered in any full window while the device always had work");
+    s.push("nvme.ios", Some(dev.ios as f64), "count", "IOs submitted to the device (requests split at hardware.nvme.max_io)");
+    s.push("nvme.busy", Some(dev.busy.as_secs_f64() / secs), "fraction", "share of the run the device had an IO to move");
+    s.push("nvme.stall_time", Some(dev.stalled.as_ms_f64()), "ms", "stall time the guarantee governor granted");
+    s.push("nvme.stall_refused", Some(dev.stall_refused.as_ms_f64()), "ms", "stall time the governor refused to keep the guarantee");
+    s.push("mdu.input_throughput", Some(mdu_in as f64 / 1e9 / secs), "GB/s", "bytes read by the MDU units per second, mean over the run");
+    s.push("mdu.output_throughput", Some(mdu_out as f64 / 1e9 / secs), "GB/s", "bytes written to title memory by the MDU per second, mean over the run");
+    s.push("mdu.jobs", Some(jobs as f64), "count", "MDU jobs completed");
+    for (i, u) in units.iter().enumerate() {
+        s.push(&format!("mdu.unit{i}.busy"), Some(u.busy.as_secs_f64() / secs), "fraction", format!("share of the run MDU unit {i} was working"));
+    }
+    s.push("staging.peak", Some(path.staging.peak().0 as f64 / (1u64 << 20) as f64), "MiB", "highest staging-buffer occupancy");
+    s.push("request.enqueued", Some(enqueued as f64), "count", "requests the title enqueued");
+    s.push("request.completed", Some(latencies.len() as f64), "count", "requests whose data reached title memory");
+    s.push("request.throughput", Some(dest_done as f64 / 1e6 / secs), "MB/s", "uncompressed bytes of completed requests per second");
+    s.push("request.source_throughput", Some(src_done as f64 / 1e6 / secs), "MB/s", "source (compressed) bytes of completed requests per second");
+    for (p, name) in [(50, "p50"), (95, "p95"), (99, "p99"), (100, "max")] {
+        s.push(&format!("request.latency.{name}"), percentile(latencies, p).map(|t| t.as_ms_f64()), "ms", format!("request latency {name}: enqueue → data in title memory"));
+    }
+    s
+}

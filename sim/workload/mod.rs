@@ -1,0 +1,5 @@
+//! Workloads that drive the hardware models. The IO workload is a title enqueuing
+//! DirectStorage requests at a cadence; the streaming engine (a later workload) reuses the
+//! same [`IoPath`](crate::iopath::IoPath).
+
+pub mod io;
