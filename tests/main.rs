@@ -1,1 +1,8 @@
+//! Integration tests of the `sfsim` package: one binary, one module per topic.
 
+mod common;
+mod cli;
+mod determinism;
+mod io_curves;
+mod io_scenarios;
+mod scenario_errors;
