@@ -5,15 +5,21 @@ use sfsim_models::units::Time;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+/// `key` packs (time, insertion sequence) so one integer comparison orders entries.
 struct Entry<E> {
-    time: Time,
-    seq: u64,
+    key: u128,
     event: E,
+}
+
+impl<E> Entry<E> {
+    fn time(&self) -> Time {
+        Time((self.key >> 64) as u64)
+    }
 }
 
 impl<E> PartialEq for Entry<E> {
     fn eq(&self, other: &Self) -> bool {
-        self.time == other.time && self.seq == other.seq
+        self.key == other.key
     }
 }
 impl<E> Eq for Entry<E> {}
@@ -25,7 +31,7 @@ impl<E> PartialOrd for Entry<E> {
 impl<E> Ord for Entry<E> {
     // Reversed: BinaryHeap is a max-heap and the earliest event must come out first.
     fn cmp(&self, other: &Self) -> Ordering {
-        other.time.cmp(&self.time).then_with(|| other.seq.cmp(&self.seq))
+        other.key.cmp(&self.key)
     }
 }
 
@@ -67,21 +73,21 @@ impl<E> Kernel<E> {
     pub fn schedule(&mut self, at: Time, event: E) {
         debug_assert!(at >= self.now, "event scheduled in the past: {at} < {}", self.now);
         let time = at.max(self.now);
-        self.heap.push(Entry { time, seq: self.seq, event });
+        self.heap.push(Entry { key: (u128::from(time.0) << 64) | u128::from(self.seq), event });
         self.seq += 1;
     }
 
     /// Time of the next event, if any.
     pub fn peek_time(&self) -> Option<Time> {
-        self.heap.peek().map(|e| e.time)
+        self.heap.peek().map(Entry::time)
     }
 
     /// Removes the earliest event and advances `now` to its time.
     pub fn pop(&mut self) -> Option<(Time, E)> {
         let entry = self.heap.pop()?;
-        self.now = entry.time;
+        self.now = entry.time();
         self.processed += 1;
-        Some((entry.time, entry.event))
+        Some((self.now, entry.event))
     }
 }
 

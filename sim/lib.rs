@@ -24,7 +24,8 @@
 //!
 //! ## Modules
 //! - [`scenario`]: the RON schema, `--set` overrides, validation with file:line:col errors.
-//! - [`kernel`]: the event queue ordered by (time, insertion sequence).
+//! - `kernel`: the event queue ordered by (time, insertion sequence) (internal; public
+//!   with the `bench` feature).
 //! - [`iopath`]: requests → IOs → staging → NVMe → MDU → title memory.
 //! - [`workload`]: what drives the hardware (the IO workload today).
 //! - [`stats`], [`report`], [`output`]: stats.json, CSVs, plots and index.html.
@@ -32,7 +33,12 @@
 
 pub mod cli;
 pub mod iopath;
+// The kernel is an internal; the `bench` feature exposes it to the criterion benches.
+#[cfg(feature = "bench")]
 pub mod kernel;
+#[cfg(not(feature = "bench"))]
+#[allow(dead_code)]
+pub(crate) mod kernel;
 pub mod output;
 pub mod report;
 pub mod run;
