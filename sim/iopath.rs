@@ -44,7 +44,10 @@ struct Slab<T> {
 
 impl<T> Slab<T> {
     fn new() -> Self {
-        Slab { items: Vec::new(), free: Vec::new() }
+        Slab {
+            items: Vec::new(),
+            free: Vec::new(),
+        }
     }
     fn insert(&mut self, item: T) -> u32 {
         match self.free.pop() {
@@ -115,7 +118,12 @@ impl IoPath {
     pub fn enqueue(&mut self, now: Time, request: Request, tag: u64) -> Result<(), RequestError> {
         request.validate()?;
         let pieces = request.split(self.max_io);
-        let id = self.requests.insert(RequestState { tag, enqueued: now, pieces_left: pieces.len() as u32, request });
+        let id = self.requests.insert(RequestState {
+            tag,
+            enqueued: now,
+            pieces_left: pieces.len() as u32,
+            request,
+        });
         self.in_flight_requests += 1;
         let from_file = matches!(request.source, Source::File { .. });
         for piece in pieces {
@@ -126,12 +134,22 @@ impl IoPath {
                 stages: Stages::from(request.options),
                 fill: request.fill,
             };
-            let pid = self.pieces.insert(PieceState { request: id, job, from_file });
+            let pid = self.pieces.insert(PieceState {
+                request: id,
+                job,
+                from_file,
+            });
             self.pieces.get_mut(pid).job.id = u64::from(pid);
             if from_file {
                 self.waiting.push_back(pid);
             } else {
-                self.mdu.submit(now, Job { id: u64::from(pid), ..job });
+                self.mdu.submit(
+                    now,
+                    Job {
+                        id: u64::from(pid),
+                        ..job
+                    },
+                );
             }
         }
         self.pump(now);
@@ -161,15 +179,20 @@ impl IoPath {
     /// Handles everything due at `now`; completed requests are appended to `out`.
     pub fn process(&mut self, now: Time, out: &mut Vec<Completed>) {
         loop {
-            self.mdu.advance(now, &mut self.jobs_done);
-            for done in std::mem::take(&mut self.jobs_done) {
+            // Buffers are taken and put back to keep their capacity across calls.
+            let mut jobs = std::mem::take(&mut self.jobs_done);
+            self.mdu.advance(now, &mut jobs);
+            for done in jobs.drain(..) {
                 self.finish_piece(done);
             }
-            self.device.advance(now, &mut self.io_done);
-            for done in std::mem::take(&mut self.io_done) {
+            self.jobs_done = jobs;
+            let mut ios = std::mem::take(&mut self.io_done);
+            self.device.advance(now, &mut ios);
+            for done in ios.drain(..) {
                 let job = self.pieces.get_mut(done.id as u32).job;
                 self.mdu.submit(done.time, job);
             }
+            self.io_done = ios;
             self.pump(now);
             if self.next_wake().is_none_or(|t| t > now) {
                 break;

@@ -11,27 +11,44 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {
     #[error("cannot write {path}: {source}")]
-    Write { path: PathBuf, source: std::io::Error },
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error(transparent)]
     Report(#[from] crate::report::ReportError),
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> Result<PathBuf, OutputError> {
     let path = dir.join(name);
-    std::fs::write(&path, text).map_err(|source| OutputError::Write { path: path.clone(), source })?;
+    std::fs::write(&path, text).map_err(|source| OutputError::Write {
+        path: path.clone(),
+        source,
+    })?;
     Ok(path)
 }
 
 /// Writes every output of an IO run; `stats` already holds the host figures if wanted.
-pub fn write_io_run(dir: &Path, scenario: &Scenario, outcome: &IoOutcome, stats: &StatSet) -> Result<Vec<PathBuf>, OutputError> {
-    std::fs::create_dir_all(dir).map_err(|source| OutputError::Write { path: dir.to_path_buf(), source })?;
+pub fn write_io_run(
+    dir: &Path,
+    scenario: &Scenario,
+    outcome: &IoOutcome,
+    stats: &StatSet,
+) -> Result<Vec<PathBuf>, OutputError> {
+    std::fs::create_dir_all(dir).map_err(|source| OutputError::Write {
+        path: dir.to_path_buf(),
+        source,
+    })?;
     let mut written = vec![
         write(dir, "resolved.ron", &scenario.to_resolved_ron())?,
         write(dir, "stats.json", &stats.to_json())?,
         write(dir, "windows.csv", &windows_csv(outcome))?,
         write(dir, "throughput.csv", &fine_csv(outcome))?,
     ];
-    written.extend(crate::report::write_report(&io_report(scenario, outcome, stats), dir)?);
+    written.extend(crate::report::write_report(
+        &io_report(scenario, outcome, stats),
+        dir,
+    )?);
     Ok(written)
 }
 
@@ -60,7 +77,14 @@ fn fine_csv(outcome: &IoOutcome) -> String {
     let secs = outcome.fine_bin.as_secs_f64();
     let mut csv = String::from("start_s,nvme_mb_per_s,mdu_in_mb_per_s,mdu_out_mb_per_s\n");
     for &(t, nvme, mdu_in, mdu_out) in &outcome.fine {
-        let _ = writeln!(csv, "{},{:.3},{:.3},{:.3}", t.as_secs_f64(), nvme as f64 / 1e6 / secs, mdu_in as f64 / 1e6 / secs, mdu_out as f64 / 1e6 / secs);
+        let _ = writeln!(
+            csv,
+            "{},{:.3},{:.3},{:.3}",
+            t.as_secs_f64(),
+            nvme as f64 / 1e6 / secs,
+            mdu_in as f64 / 1e6 / secs,
+            mdu_out as f64 / 1e6 / secs
+        );
     }
     csv
 }
@@ -69,7 +93,11 @@ fn io_report(scenario: &Scenario, outcome: &IoOutcome, stats: &StatSet) -> Repor
     let nvme = &scenario.hardware.nvme;
     let window_secs = nvme.window.as_secs_f64();
     let per_window = |f: fn(&crate::workload::io::WindowRow) -> u64| -> Vec<(f64, f64)> {
-        outcome.windows.iter().map(|w| (w.end.as_secs_f64(), f(w) as f64 / 1e6 / window_secs)).collect()
+        outcome
+            .windows
+            .iter()
+            .map(|w| (w.end.as_secs_f64(), f(w) as f64 / 1e6 / window_secs))
+            .collect()
     };
     let fine_secs = outcome.fine_bin.as_secs_f64();
     let fine = |i: usize| -> Vec<(f64, f64)> {
@@ -82,15 +110,27 @@ fn io_report(scenario: &Scenario, outcome: &IoOutcome, stats: &StatSet) -> Repor
             })
             .collect()
     };
-    let guaranteed = HLine { label: format!("guaranteed {}", nvme.guaranteed), y: nvme.guaranteed.as_mb_per_sec_f64() };
+    let guaranteed = HLine {
+        label: format!("guaranteed {}", nvme.guaranteed),
+        y: nvme.guaranteed.as_mb_per_sec_f64(),
+    };
     let ms: Vec<f64> = outcome.latencies.iter().map(|t| t.as_ms_f64()).collect();
     let markers = [(50, "p50"), (95, "p95"), (99, "p99")]
         .iter()
-        .filter_map(|&(p, name)| percentile(&outcome.latencies, p).map(|t| (name.to_string(), t.as_ms_f64())))
+        .filter_map(|&(p, name)| {
+            percentile(&outcome.latencies, p).map(|t| (name.to_string(), t.as_ms_f64()))
+        })
         .collect();
     Report {
         title: format!("sfsim run: {}", scenario.name),
-        subtitle: if scenario.description.is_empty() { format!("IO workload, {} simulated, seed {}", scenario.duration, scenario.seed) } else { scenario.description.clone() },
+        subtitle: if scenario.description.is_empty() {
+            format!(
+                "IO workload, {} simulated, seed {}",
+                scenario.duration, scenario.seed
+            )
+        } else {
+            scenario.description.clone()
+        },
         plots: vec![
             Plot::Line(LinePlot {
                 file_stem: "throughput".into(),
@@ -98,9 +138,18 @@ fn io_report(scenario: &Scenario, outcome: &IoOutcome, stats: &StatSet) -> Repor
                 x_label: "simulated time (s)".into(),
                 y_label: "MB/s".into(),
                 series: vec![
-                    Series { label: "NVMe read".into(), points: per_window(|w| w.nvme_bytes) },
-                    Series { label: "MDU in".into(), points: per_window(|w| w.mdu_in_bytes) },
-                    Series { label: "MDU out".into(), points: per_window(|w| w.mdu_out_bytes) },
+                    Series {
+                        label: "NVMe read".into(),
+                        points: per_window(|w| w.nvme_bytes),
+                    },
+                    Series {
+                        label: "MDU in".into(),
+                        points: per_window(|w| w.mdu_in_bytes),
+                    },
+                    Series {
+                        label: "MDU out".into(),
+                        points: per_window(|w| w.mdu_out_bytes),
+                    },
                 ],
                 hlines: vec![guaranteed.clone()],
                 log_x: false,
@@ -111,10 +160,22 @@ fn io_report(scenario: &Scenario, outcome: &IoOutcome, stats: &StatSet) -> Repor
                 x_label: "simulated time (s)".into(),
                 y_label: "MB/s".into(),
                 series: vec![
-                    Series { label: "NVMe read".into(), points: fine(0) },
-                    Series { label: "MDU in".into(), points: fine(1) },
+                    Series {
+                        label: "NVMe read".into(),
+                        points: fine(0),
+                    },
+                    Series {
+                        label: "MDU in".into(),
+                        points: fine(1),
+                    },
                 ],
-                hlines: vec![guaranteed, HLine { label: format!("peak {}", nvme.peak), y: nvme.peak.as_mb_per_sec_f64() }],
+                hlines: vec![
+                    guaranteed,
+                    HLine {
+                        label: format!("peak {}", nvme.peak),
+                        y: nvme.peak.as_mb_per_sec_f64(),
+                    },
+                ],
                 log_x: false,
             }),
             Plot::Cdf(CdfPlot {
@@ -127,13 +188,30 @@ fn io_report(scenario: &Scenario, outcome: &IoOutcome, stats: &StatSet) -> Repor
         ],
         stats: stats
             .iter()
-            .map(|s| StatRow { name: s.name.clone(), value: s.value, unit: s.unit.to_string(), description: s.description.clone() })
+            .map(|s| StatRow {
+                name: s.name.clone(),
+                value: s.value,
+                unit: s.unit.to_string(),
+                description: s.description.clone(),
+            })
             .collect(),
         files: vec![
-            ("resolved.ron".into(), "the scenario with every default filled in".into()),
-            ("stats.json".into(), "every stat with unit and description".into()),
-            ("windows.csv".into(), format!("throughput per {} window", nvme.window)),
-            ("throughput.csv".into(), format!("throughput per {} bin", outcome.fine_bin)),
+            (
+                "resolved.ron".into(),
+                "the scenario with every default filled in".into(),
+            ),
+            (
+                "stats.json".into(),
+                "every stat with unit and description".into(),
+            ),
+            (
+                "windows.csv".into(),
+                format!("throughput per {} window", nvme.window),
+            ),
+            (
+                "throughput.csv".into(),
+                format!("throughput per {} bin", outcome.fine_bin),
+            ),
         ],
     }
 }

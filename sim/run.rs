@@ -28,7 +28,11 @@ pub struct RunResult {
 }
 
 /// Runs `scenario` to its end. `progress(now, end)` is called now and then.
-pub fn run(scenario: &Scenario, options: RunOptions, progress: &mut dyn FnMut(Time, Time)) -> Result<RunResult, RunError> {
+pub fn run(
+    scenario: &Scenario,
+    options: RunOptions,
+    progress: &mut dyn FnMut(Time, Time),
+) -> Result<RunResult, RunError> {
     let started = Instant::now();
     let outcome = match &scenario.workload {
         Workload::Io(cfg) => io::run(scenario, cfg, progress)?,
@@ -36,10 +40,30 @@ pub fn run(scenario: &Scenario, options: RunOptions, progress: &mut dyn FnMut(Ti
     let wall = started.elapsed().as_secs_f64().max(1e-9);
     let mut stats = outcome.stats.clone();
     if options.host_stats {
-        stats.push("host.wall_seconds", Some(wall), "s", "wall-clock time of the simulation (not deterministic)");
-        stats.push("host.sim_speed", Some(scenario.duration.as_secs_f64() / wall), "x", "simulated seconds per wall-clock second (not deterministic)");
-        stats.push("host.events_per_second", Some(outcome.events as f64 / wall), "events/s", "kernel events per wall-clock second (not deterministic)");
+        stats.push(
+            "host.wall_seconds",
+            Some(wall),
+            "s",
+            "wall-clock time of the simulation (not deterministic)",
+        );
+        stats.push(
+            "host.sim_speed",
+            Some(scenario.duration.as_secs_f64() / wall),
+            "x",
+            "simulated seconds per wall-clock second (not deterministic)",
+        );
+        stats.push(
+            "host.events_per_second",
+            Some(outcome.events as f64 / wall),
+            "events/s",
+            "kernel events per wall-clock second (not deterministic)",
+        );
     }
-    stats.push("sim.events", Some(outcome.events as f64), "count", "kernel events processed");
+    stats.push(
+        "sim.events",
+        Some(outcome.events as f64),
+        "count",
+        "kernel events processed",
+    );
     Ok(RunResult { outcome, stats })
 }

@@ -1,7 +1,7 @@
 //! Integration tests of the `sfsim` package: one binary, one module per topic.
 
-mod common;
 mod cli;
+mod common;
 mod determinism;
 mod io_curves;
 mod io_scenarios;

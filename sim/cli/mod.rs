@@ -7,7 +7,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "sfsim", version, about = "Simulator of the Xbox Series X|S texture-streaming path")]
+#[command(
+    name = "sfsim",
+    version,
+    about = "Simulator of the Xbox Series X|S texture-streaming path"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -53,7 +53,11 @@ pub struct Hardware {
 
 impl Default for Hardware {
     fn default() -> Self {
-        Hardware { nvme: NvmeConfig::default(), staging: Bytes::mib(32), mdu: MduConfig::default() }
+        Hardware {
+            nvme: NvmeConfig::default(),
+            staging: Bytes::mib(32),
+            mdu: MduConfig::default(),
+        }
     }
 }
 
@@ -69,11 +73,24 @@ pub enum Workload {
 #[derive(Debug, thiserror::Error)]
 pub enum ScenarioError {
     #[error("{file}: cannot read: {source}")]
-    Read { file: PathBuf, source: std::io::Error },
+    Read {
+        file: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{file}:{line}:{col}: {message}")]
-    Parse { file: PathBuf, line: usize, col: usize, message: String },
+    Parse {
+        file: PathBuf,
+        line: usize,
+        col: usize,
+        message: String,
+    },
     #[error("{file}{}: {field}: {message}", location.map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default())]
-    Invalid { file: PathBuf, location: Option<(usize, usize)>, field: String, message: String },
+    Invalid {
+        file: PathBuf,
+        location: Option<(usize, usize)>,
+        field: String,
+        message: String,
+    },
     #[error("--set {arg}: {message}")]
     Override { arg: String, message: String },
 }
@@ -81,27 +98,41 @@ pub enum ScenarioError {
 impl Scenario {
     /// Reads, parses, applies overrides and validates a scenario file.
     pub fn load(file: &Path, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
-        let text = std::fs::read_to_string(file)
-            .map_err(|source| ScenarioError::Read { file: file.to_path_buf(), source })?;
+        let text = std::fs::read_to_string(file).map_err(|source| ScenarioError::Read {
+            file: file.to_path_buf(),
+            source,
+        })?;
         Self::from_text(&text, file, overrides)
     }
 
-    pub fn from_text(text: &str, file: &Path, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
-        let mut scenario: Scenario = ron::Options::default().from_str(text).map_err(|e| ScenarioError::Parse {
-            file: file.to_path_buf(),
-            line: e.position.line,
-            col: e.position.col,
-            message: e.code.to_string(),
-        })?;
+    pub fn from_text(
+        text: &str,
+        file: &Path,
+        overrides: &[Override],
+    ) -> Result<Scenario, ScenarioError> {
+        let mut scenario: Scenario =
+            ron::Options::default()
+                .from_str(text)
+                .map_err(|e| ScenarioError::Parse {
+                    file: file.to_path_buf(),
+                    line: e.position.line,
+                    col: e.position.col,
+                    message: e.code.to_string(),
+                })?;
         for o in overrides {
             scenario = o.apply(&scenario)?;
         }
         scenario.validate().map_err(|e| {
             // Point at the field in the file when it is written there; a value that came from
             // a default or an override has no position.
-            let overridden = overrides.iter().find(|o| e.field == o.path || e.field.starts_with(&format!("{}.", o.path)));
+            let overridden = overrides
+                .iter()
+                .find(|o| e.field == o.path || e.field.starts_with(&format!("{}.", o.path)));
             match overridden {
-                Some(o) => ScenarioError::Override { arg: o.to_string(), message: format!("{}: {}", e.field, e.message) },
+                Some(o) => ScenarioError::Override {
+                    arg: o.to_string(),
+                    message: format!("{}: {}", e.field, e.message),
+                },
                 None => ScenarioError::Invalid {
                     file: file.to_path_buf(),
                     location: locate::field_position(text, &e.field),
@@ -115,21 +146,38 @@ impl Scenario {
 
     /// Range checks of every section; the error's field is a dotted path.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if self.name.is_empty() || !self.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
+        if self.name.is_empty()
+            || !self
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        {
             return Err(ConfigError::new(
                 "name",
                 format!("{:?} must be non-empty and use only letters, digits, '-', '_' or '.' (it names the output folder)", self.name),
             ));
         }
         if self.duration < Time::from_ms(1) || self.duration > Time::from_secs(3600) {
-            return Err(ConfigError::new("duration", format!("{} is out of range; expected 1ms..=1h", self.duration)));
+            return Err(ConfigError::new(
+                "duration",
+                format!("{} is out of range; expected 1ms..=1h", self.duration),
+            ));
         }
-        self.hardware.nvme.validate().map_err(|e| e.within("hardware.nvme"))?;
-        self.hardware.mdu.validate().map_err(|e| e.within("hardware.mdu"))?;
+        self.hardware
+            .nvme
+            .validate()
+            .map_err(|e| e.within("hardware.nvme"))?;
+        self.hardware
+            .mdu
+            .validate()
+            .map_err(|e| e.within("hardware.mdu"))?;
         if self.hardware.staging < self.hardware.nvme.max_io {
             return Err(ConfigError::new(
                 "hardware.staging",
-                format!("{} is smaller than one IO (hardware.nvme.max_io = {}); expected ≥ max_io", self.hardware.staging, self.hardware.nvme.max_io),
+                format!(
+                    "{} is smaller than one IO (hardware.nvme.max_io = {}); expected ≥ max_io",
+                    self.hardware.staging, self.hardware.nvme.max_io
+                ),
             ));
         }
         match &self.workload {
@@ -139,7 +187,9 @@ impl Scenario {
 
     /// The scenario with every default written out, as `resolved.ron`.
     pub fn to_resolved_ron(&self) -> String {
-        let config = ron::ser::PrettyConfig::new().struct_names(true).depth_limit(6);
+        let config = ron::ser::PrettyConfig::new()
+            .struct_names(true)
+            .depth_limit(6);
         ron::ser::to_string_pretty(self, config).expect("a scenario always serializes")
     }
 }
@@ -162,7 +212,9 @@ mod tests {
     #[test]
     fn unknown_field_has_file_line_col() {
         let text = "Scenario(\n  name: \"t\",\n  hardwre: (),\n  workload: Io(()),\n)";
-        let err = Scenario::from_text(text, Path::new("x.ron"), &[]).unwrap_err().to_string();
+        let err = Scenario::from_text(text, Path::new("x.ron"), &[])
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("x.ron:3:"), "{err}");
         assert!(err.contains("hardwre"), "{err}");
     }
@@ -170,7 +222,9 @@ mod tests {
     #[test]
     fn bad_unit_has_file_line_col() {
         let text = "Scenario(\n  name: \"t\",\n  duration: \"10\",\n  workload: Io(()),\n)";
-        let err = Scenario::from_text(text, Path::new("x.ron"), &[]).unwrap_err().to_string();
+        let err = Scenario::from_text(text, Path::new("x.ron"), &[])
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("x.ron:3:"), "{err}");
         assert!(err.contains("no unit"), "{err}");
     }
@@ -178,15 +232,22 @@ mod tests {
     #[test]
     fn out_of_range_value_points_at_the_field() {
         let text = "Scenario(\n  name: \"t\",\n  hardware: (\n    nvme: (\n      queue_depth: 0,\n    ),\n  ),\n  workload: Io(()),\n)";
-        let err = Scenario::from_text(text, Path::new("x.ron"), &[]).unwrap_err().to_string();
-        assert!(err.starts_with("x.ron:5:7: hardware.nvme.queue_depth"), "{err}");
+        let err = Scenario::from_text(text, Path::new("x.ron"), &[])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("x.ron:5:7: hardware.nvme.queue_depth"),
+            "{err}"
+        );
         assert!(err.contains("1..=65536"), "{err}");
     }
 
     #[test]
     fn wrong_type_has_file_line_col() {
         let text = "Scenario(\n  name: \"t\",\n  seed: \"one\",\n  workload: Io(()),\n)";
-        let err = Scenario::from_text(text, Path::new("x.ron"), &[]).unwrap_err().to_string();
+        let err = Scenario::from_text(text, Path::new("x.ron"), &[])
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("x.ron:3:"), "{err}");
     }
 }

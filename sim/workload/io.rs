@@ -9,7 +9,10 @@ use crate::stats::{percentile, Bins, StatSet};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use sfsim_models::nvme::{Request, RequestError, RequestOptions, Source, SwizzleMode, BCPACK_MODE_MAX, MAX_ZLIB_OUTPUT, STREAM_ALIGNMENT};
+use sfsim_models::nvme::{
+    Request, RequestError, RequestOptions, Source, SwizzleMode, BCPACK_MODE_MAX, MAX_ZLIB_OUTPUT,
+    STREAM_ALIGNMENT,
+};
 use sfsim_models::units::{Bytes, Time};
 use sfsim_models::ConfigError;
 
@@ -28,7 +31,10 @@ pub enum SourceKind {
 pub enum StreamSize {
     Fixed(Bytes),
     /// Uniform in [min, max].
-    Uniform { min: Bytes, max: Bytes },
+    Uniform {
+        min: Bytes,
+        max: Bytes,
+    },
     /// One of the listed sizes, equally likely.
     Choice(Vec<Bytes>),
 }
@@ -90,7 +96,11 @@ impl Default for IoWorkload {
             stream: StreamSize::default(),
             ratio: 2.0,
             ratio_spread: 0.1,
-            options: RequestOptions { zlib: true, bcpack_mode: 0, swizzle_mode: 0 },
+            options: RequestOptions {
+                zlib: true,
+                bcpack_mode: 0,
+                swizzle_mode: 0,
+            },
             fill: false,
             cadence: Time(16_700_000_000),
             in_flight: Bytes::mib(64),
@@ -107,39 +117,87 @@ impl IoWorkload {
             }
         }
         if min.0 == 0 || max > Bytes::mib(512) || min > max {
-            return Err(ConfigError::new("stream", format!("sizes {min}..={max} are out of range; expected 1B..=512MiB with min ≤ max")));
+            return Err(ConfigError::new(
+                "stream",
+                format!(
+                    "sizes {min}..={max} are out of range; expected 1B..=512MiB with min ≤ max"
+                ),
+            ));
         }
         if self.options.bcpack_mode > u32::from(BCPACK_MODE_MAX) {
-            return Err(ConfigError::new("options.bcpack_mode", format!("{} is out of range; expected 0..=7", self.options.bcpack_mode)));
+            return Err(ConfigError::new(
+                "options.bcpack_mode",
+                format!(
+                    "{} is out of range; expected 0..=7",
+                    self.options.bcpack_mode
+                ),
+            ));
         }
         if SwizzleMode::from_raw(self.options.swizzle_mode).is_none() {
-            return Err(ConfigError::new("options.swizzle_mode", format!("{} is out of range; expected 0..={}", self.options.swizzle_mode, SwizzleMode::MAX)));
+            return Err(ConfigError::new(
+                "options.swizzle_mode",
+                format!(
+                    "{} is out of range; expected 0..={}",
+                    self.options.swizzle_mode,
+                    SwizzleMode::MAX
+                ),
+            ));
         }
         let compresses = self.options.decompresses();
-        if !self.ratio.is_finite() || (compresses && !(self.ratio > 1.0 && self.ratio <= 10_000.0)) {
+        if !self.ratio.is_finite() || (compresses && !(self.ratio > 1.0 && self.ratio <= 10_000.0))
+        {
             return Err(ConfigError::new("ratio", format!("{} is out of range; expected > 1 and ≤ 10000 when zlib or BCPack is on (compressed < uncompressed)", self.ratio)));
         }
         if !compresses && self.ratio != 1.0 {
-            return Err(ConfigError::new("ratio", format!("{} must be 1 for uncompressed reads (no zlib, no BCPack)", self.ratio)));
+            return Err(ConfigError::new(
+                "ratio",
+                format!(
+                    "{} must be 1 for uncompressed reads (no zlib, no BCPack)",
+                    self.ratio
+                ),
+            ));
         }
         if !(0.0..=0.5).contains(&self.ratio_spread) {
-            return Err(ConfigError::new("ratio_spread", format!("{} is out of range; expected 0..=0.5", self.ratio_spread)));
+            return Err(ConfigError::new(
+                "ratio_spread",
+                format!("{} is out of range; expected 0..=0.5", self.ratio_spread),
+            ));
         }
         if compresses && self.ratio * (1.0 - self.ratio_spread) <= 1.0 {
-            return Err(ConfigError::new("ratio_spread", format!("ratio {} × (1 − {}) must stay > 1 so every stream shrinks", self.ratio, self.ratio_spread)));
+            return Err(ConfigError::new(
+                "ratio_spread",
+                format!(
+                    "ratio {} × (1 − {}) must stay > 1 so every stream shrinks",
+                    self.ratio, self.ratio_spread
+                ),
+            ));
         }
         // The zlib output is at most the uncompressed size.
         if self.options.zlib && max > MAX_ZLIB_OUTPUT {
-            return Err(ConfigError::new("stream", format!("largest stream {max} exceeds the zlib stage's {MAX_ZLIB_OUTPUT} per request")));
+            return Err(ConfigError::new(
+                "stream",
+                format!(
+                    "largest stream {max} exceeds the zlib stage's {MAX_ZLIB_OUTPUT} per request"
+                ),
+            ));
         }
         if self.fill && !compresses {
-            return Err(ConfigError::new("fill", "perfectly compressible pages need zlib or BCPack on"));
+            return Err(ConfigError::new(
+                "fill",
+                "perfectly compressible pages need zlib or BCPack on",
+            ));
         }
         if self.cadence < Time::from_us(1) || self.cadence > Time::from_secs(10) {
-            return Err(ConfigError::new("cadence", format!("{} is out of range; expected 1us..=10s", self.cadence)));
+            return Err(ConfigError::new(
+                "cadence",
+                format!("{} is out of range; expected 1us..=10s", self.cadence),
+            ));
         }
         if self.in_flight.0 == 0 || self.in_flight > Bytes::gib(16) {
-            return Err(ConfigError::new("in_flight", format!("{} is out of range; expected 1B..=16GiB", self.in_flight)));
+            return Err(ConfigError::new(
+                "in_flight",
+                format!("{} is out of range; expected 1B..=16GiB", self.in_flight),
+            ));
         }
         Ok(())
     }
@@ -164,7 +222,10 @@ impl RequestMaker<'_> {
         };
         let intermediate = if cfg.options.zlib && cfg.options.bcpack() {
             let mean = ((compressed.0 as f64) * (uncompressed.0 as f64)).sqrt() as u64;
-            Bytes(mean.clamp(compressed.0 + 1, uncompressed.0.saturating_sub(1).max(compressed.0 + 1)))
+            Bytes(mean.clamp(
+                compressed.0 + 1,
+                uncompressed.0.saturating_sub(1).max(compressed.0 + 1),
+            ))
         } else {
             Bytes::ZERO
         };
@@ -228,18 +289,35 @@ const FINE_BIN: Time = Time::from_ms(10);
 
 /// Runs the IO workload for the scenario's duration. `progress(now, end)` is called now and
 /// then so a caller can show progress; it never affects results.
-pub fn run(scenario: &Scenario, cfg: &IoWorkload, progress: &mut dyn FnMut(Time, Time)) -> Result<IoOutcome, RunError> {
+pub fn run(
+    scenario: &Scenario,
+    cfg: &IoWorkload,
+    progress: &mut dyn FnMut(Time, Time),
+) -> Result<IoOutcome, RunError> {
     let end = scenario.duration;
     let mut path = IoPath::new(&scenario.hardware, scenario.seed)?;
-    let mut maker = RequestMaker { cfg, rng: ChaCha8Rng::seed_from_u64(scenario.seed ^ 0x5f5f_696f), next_offset: 0 };
+    let mut maker = RequestMaker {
+        cfg,
+        rng: ChaCha8Rng::seed_from_u64(scenario.seed ^ 0x5f5f_696f),
+        next_offset: 0,
+    };
     let mut pending = maker.make();
     let mut kernel = Kernel::new();
     kernel.schedule(Time::ZERO, Event::Tick);
     let mut wake_at: Option<Time> = None;
 
     let window = scenario.hardware.nvme.window;
-    let (mut nvme_w, mut in_w, mut out_w, mut req_w) = (Bins::new(window), Bins::new(window), Bins::new(window), Bins::new(window));
-    let (mut nvme_f, mut in_f, mut out_f) = (Bins::new(FINE_BIN), Bins::new(FINE_BIN), Bins::new(FINE_BIN));
+    let (mut nvme_w, mut in_w, mut out_w, mut req_w) = (
+        Bins::new(window),
+        Bins::new(window),
+        Bins::new(window),
+        Bins::new(window),
+    );
+    let (mut nvme_f, mut in_f, mut out_f) = (
+        Bins::new(FINE_BIN),
+        Bins::new(FINE_BIN),
+        Bins::new(FINE_BIN),
+    );
     let mut in_flight = 0u64;
     let mut enqueued = 0u64;
     let mut completed: Vec<Completed> = Vec::new();
@@ -257,7 +335,11 @@ pub fn run(scenario: &Scenario, cfg: &IoWorkload, progress: &mut dyn FnMut(Time,
             Event::Tick => {
                 while in_flight == 0 || in_flight + pending.source_size.0 <= cfg.in_flight.0 {
                     in_flight += pending.source_size.0;
-                    path.enqueue(now, pending, enqueued).map_err(|source| RunError::Request { index: enqueued, source })?;
+                    path.enqueue(now, pending, enqueued)
+                        .map_err(|source| RunError::Request {
+                            index: enqueued,
+                            source,
+                        })?;
                     enqueued += 1;
                     pending = maker.make();
                 }
@@ -298,7 +380,12 @@ pub fn run(scenario: &Scenario, cfg: &IoWorkload, progress: &mut dyn FnMut(Time,
     path.device.finish(end);
 
     let window_count = (end.0 / window.0) as usize;
-    let (nv, mi, mo, rq) = (nvme_w.values(window_count), in_w.values(window_count), out_w.values(window_count), req_w.values(window_count));
+    let (nv, mi, mo, rq) = (
+        nvme_w.values(window_count),
+        in_w.values(window_count),
+        out_w.values(window_count),
+        req_w.values(window_count),
+    );
     let windows = (0..window_count)
         .map(|i| WindowRow {
             start: Time(window.0 * i as u64),
@@ -310,40 +397,137 @@ pub fn run(scenario: &Scenario, cfg: &IoWorkload, progress: &mut dyn FnMut(Time,
         })
         .collect();
     let fine_count = end.0.div_ceil(FINE_BIN.0) as usize;
-    let (fnv, fin, fout) = (nvme_f.values(fine_count), in_f.values(fine_count), out_f.values(fine_count));
-    let fine = (0..fine_count).map(|i| (Time(FINE_BIN.0 * i as u64), fnv[i], fin[i], fout[i])).collect();
+    let (fnv, fin, fout) = (
+        nvme_f.values(fine_count),
+        in_f.values(fine_count),
+        out_f.values(fine_count),
+    );
+    let fine = (0..fine_count)
+        .map(|i| (Time(FINE_BIN.0 * i as u64), fnv[i], fin[i], fout[i]))
+        .collect();
 
     latencies.sort_unstable();
     let stats = collect_stats(scenario, &path, &latencies, enqueued, dest_done, src_done);
-    Ok(IoOutcome { stats, windows, fine, fine_bin: FINE_BIN, latencies, events: kernel.processed() })
+    Ok(IoOutcome {
+        stats,
+        windows,
+        fine,
+        fine_bin: FINE_BIN,
+        latencies,
+        events: kernel.processed(),
+    })
 }
 
-fn collect_stats(scenario: &Scenario, path: &IoPath, latencies: &[Time], enqueued: u64, dest_done: u64, src_done: u64) -> StatSet {
+fn collect_stats(
+    scenario: &Scenario,
+    path: &IoPath,
+    latencies: &[Time],
+    enqueued: u64,
+    dest_done: u64,
+    src_done: u64,
+) -> StatSet {
     let secs = scenario.duration.as_secs_f64();
     let dev = path.device.stats();
     let units = path.mdu.unit_stats();
-    let (mdu_in, mdu_out, jobs): (u64, u64, u64) = units.iter().fold((0, 0, 0), |a, u| (a.0 + u.input, a.1 + u.output, a.2 + u.jobs));
+    let (mdu_in, mdu_out, jobs): (u64, u64, u64) = units.iter().fold((0, 0, 0), |a, u| {
+        (a.0 + u.input, a.1 + u.output, a.2 + u.jobs)
+    });
     let mut s = StatSet::default();
-    s.push("nvme.throughput", Some(dev.bytes as f64 / 1e6 / secs), "MB/s", "NVMe bytes read per second, mean over the run");
+    s.push(
+        "nvme.throughput",
+        Some(dev.bytes as f64 / 1e6 / secs),
+        "MB/s",
+        "NVMe bytes read per second, mean over the run",
+    );
     s.push("nvme.window_min", dev.window_min.map(|b| b.as_mb_f64()), "MB", format!("least delivered in any full {} window while the device always had work (null: no such window)", scenario.hardware.nvme.window));
-    s.push("nvme.window_max", dev.window_max.map(|b| b.as_mb_f64()), "MB", "most delivered in any full window while the device always had work");
-    s.push("nvme.ios", Some(dev.ios as f64), "count", "IOs submitted to the device (requests split at hardware.nvme.max_io)");
-    s.push("nvme.busy", Some(dev.busy.as_secs_f64() / secs), "fraction", "share of the run the device had an IO to move");
-    s.push("nvme.stall_time", Some(dev.stalled.as_ms_f64()), "ms", "stall time the guarantee governor granted");
-    s.push("nvme.stall_refused", Some(dev.stall_refused.as_ms_f64()), "ms", "stall time the governor refused to keep the guarantee");
-    s.push("mdu.input_throughput", Some(mdu_in as f64 / 1e9 / secs), "GB/s", "bytes read by the MDU units per second, mean over the run");
-    s.push("mdu.output_throughput", Some(mdu_out as f64 / 1e9 / secs), "GB/s", "bytes written to title memory by the MDU per second, mean over the run");
+    s.push(
+        "nvme.window_max",
+        dev.window_max.map(|b| b.as_mb_f64()),
+        "MB",
+        "most delivered in any full window while the device always had work",
+    );
+    s.push(
+        "nvme.ios",
+        Some(dev.ios as f64),
+        "count",
+        "IOs submitted to the device (requests split at hardware.nvme.max_io)",
+    );
+    s.push(
+        "nvme.busy",
+        Some(dev.busy.as_secs_f64() / secs),
+        "fraction",
+        "share of the run the device had an IO to move",
+    );
+    s.push(
+        "nvme.stall_time",
+        Some(dev.stalled.as_ms_f64()),
+        "ms",
+        "stall time the guarantee governor granted",
+    );
+    s.push(
+        "nvme.stall_refused",
+        Some(dev.stall_refused.as_ms_f64()),
+        "ms",
+        "stall time the governor refused to keep the guarantee",
+    );
+    s.push(
+        "mdu.input_throughput",
+        Some(mdu_in as f64 / 1e9 / secs),
+        "GB/s",
+        "bytes read by the MDU units per second, mean over the run",
+    );
+    s.push(
+        "mdu.output_throughput",
+        Some(mdu_out as f64 / 1e9 / secs),
+        "GB/s",
+        "bytes written to title memory by the MDU per second, mean over the run",
+    );
     s.push("mdu.jobs", Some(jobs as f64), "count", "MDU jobs completed");
     for (i, u) in units.iter().enumerate() {
-        s.push(&format!("mdu.unit{i}.busy"), Some(u.busy.as_secs_f64() / secs), "fraction", format!("share of the run MDU unit {i} was working"));
+        s.push(
+            &format!("mdu.unit{i}.busy"),
+            Some(u.busy.as_secs_f64() / secs),
+            "fraction",
+            format!("share of the run MDU unit {i} was working"),
+        );
     }
-    s.push("staging.peak", Some(path.staging.peak().0 as f64 / (1u64 << 20) as f64), "MiB", "highest staging-buffer occupancy");
-    s.push("request.enqueued", Some(enqueued as f64), "count", "requests the title enqueued");
-    s.push("request.completed", Some(latencies.len() as f64), "count", "requests whose data reached title memory");
-    s.push("request.throughput", Some(dest_done as f64 / 1e6 / secs), "MB/s", "uncompressed bytes of completed requests per second");
-    s.push("request.source_throughput", Some(src_done as f64 / 1e6 / secs), "MB/s", "source (compressed) bytes of completed requests per second");
+    s.push(
+        "staging.peak",
+        Some(path.staging.peak().0 as f64 / (1u64 << 20) as f64),
+        "MiB",
+        "highest staging-buffer occupancy",
+    );
+    s.push(
+        "request.enqueued",
+        Some(enqueued as f64),
+        "count",
+        "requests the title enqueued",
+    );
+    s.push(
+        "request.completed",
+        Some(latencies.len() as f64),
+        "count",
+        "requests whose data reached title memory",
+    );
+    s.push(
+        "request.throughput",
+        Some(dest_done as f64 / 1e6 / secs),
+        "MB/s",
+        "uncompressed bytes of completed requests per second",
+    );
+    s.push(
+        "request.source_throughput",
+        Some(src_done as f64 / 1e6 / secs),
+        "MB/s",
+        "source (compressed) bytes of completed requests per second",
+    );
     for (p, name) in [(50, "p50"), (95, "p95"), (99, "p99"), (100, "max")] {
-        s.push(&format!("request.latency.{name}"), percentile(latencies, p).map(|t| t.as_ms_f64()), "ms", format!("request latency {name}: enqueue → data in title memory"));
+        s.push(
+            &format!("request.latency.{name}"),
+            percentile(latencies, p).map(|t| t.as_ms_f64()),
+            "ms",
+            format!("request latency {name}: enqueue → data in title memory"),
+        );
     }
     s
 }

@@ -30,7 +30,11 @@ impl LostLog {
         if idx == self.intervals.len() {
             return 0;
         }
-        let before = if idx == 0 { self.cumulative[0] - (self.intervals[0].1 - self.intervals[0].0).0 } else { self.cumulative[idx - 1] };
+        let before = if idx == 0 {
+            self.cumulative[0] - (self.intervals[0].1 - self.intervals[0].0).0
+        } else {
+            self.cumulative[idx - 1]
+        };
         let (start, end) = self.intervals[idx];
         let cut = from.max(start).min(end) - start;
         self.total - before - cut.0
@@ -38,7 +42,11 @@ impl LostLog {
 
     /// Drops intervals that ended before `horizon`.
     pub(crate) fn prune(&mut self, horizon: Time) {
-        while self.intervals.front().is_some_and(|&(_, end)| end < horizon) {
+        while self
+            .intervals
+            .front()
+            .is_some_and(|&(_, end)| end < horizon)
+        {
             self.intervals.pop_front();
             self.cumulative.pop_front();
         }

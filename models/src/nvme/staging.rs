@@ -13,7 +13,11 @@ pub struct StagingBuffer {
 
 impl StagingBuffer {
     pub fn new(capacity: Bytes) -> Self {
-        StagingBuffer { capacity, used: Bytes::ZERO, peak: Bytes::ZERO }
+        StagingBuffer {
+            capacity,
+            used: Bytes::ZERO,
+            peak: Bytes::ZERO,
+        }
     }
 
     pub fn capacity(&self) -> Bytes {
@@ -39,7 +43,11 @@ impl StagingBuffer {
     }
 
     pub fn free(&mut self, bytes: Bytes) {
-        assert!(bytes <= self.used, "staging free of {bytes} exceeds the {} in use", self.used);
+        assert!(
+            bytes <= self.used,
+            "staging free of {bytes} exceeds the {} in use",
+            self.used
+        );
         self.used -= bytes;
     }
 

@@ -37,7 +37,14 @@ pub struct WindowTracker {
 
 impl WindowTracker {
     pub fn new(window: Time) -> Self {
-        WindowTracker { window, busy_since: None, points: VecDeque::new(), min: None, max: None, full_windows_seen: false }
+        WindowTracker {
+            window,
+            busy_since: None,
+            points: VecDeque::new(),
+            min: None,
+            max: None,
+            full_windows_seen: false,
+        }
     }
 
     fn record(&mut self, value: u64) {
@@ -51,18 +58,28 @@ impl WindowTracker {
         if self.busy_since.is_none() {
             self.busy_since = Some(t);
             self.points.clear();
-            self.points.push_back(Point { t, d: delivered, evaluated: false });
+            self.points.push_back(Point {
+                t,
+                d: delivered,
+                evaluated: false,
+            });
         }
     }
 
     /// A breakpoint of D(t) while busy.
     pub fn point(&mut self, t: Time, delivered: u64) {
-        let Some(busy_since) = self.busy_since else { return };
+        let Some(busy_since) = self.busy_since else {
+            return;
+        };
         let last = *self.points.back().expect("busy period has a first point");
         if t < last.t {
             return;
         }
-        let new = Point { t, d: delivered, evaluated: false };
+        let new = Point {
+            t,
+            d: delivered,
+            evaluated: false,
+        };
         let w = self.window;
         // Windows that start at an earlier breakpoint and end inside (last.t, t].
         let mut ends = Vec::new();
