@@ -156,6 +156,12 @@ impl IoPath {
         Ok(())
     }
 
+    /// `SetStagingBuffer` at `now` (after [`process`](Self::process) up to `now`).
+    pub fn set_staging(&mut self, now: Time, size: Bytes) {
+        self.staging.resize(size);
+        self.pump(now);
+    }
+
     /// Moves waiting IOs into the device while staging space and a queue slot are free.
     fn pump(&mut self, now: Time) {
         while let Some(&pid) = self.waiting.front() {

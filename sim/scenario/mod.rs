@@ -181,7 +181,21 @@ impl Scenario {
             ));
         }
         match &self.workload {
-            Workload::Io(io) => io.validate().map_err(|e| e.within("workload")),
+            Workload::Io(io) => {
+                io.validate().map_err(|e| e.within("workload"))?;
+                for change in &io.set_staging {
+                    if change.size < self.hardware.nvme.max_io || change.at > self.duration {
+                        return Err(ConfigError::new(
+                            "workload.set_staging",
+                            format!(
+                                "({}, {}): expected size ≥ hardware.nvme.max_io ({}) and at ≤ duration ({})",
+                                change.at, change.size, self.hardware.nvme.max_io, self.duration
+                            ),
+                        ));
+                    }
+                }
+                Ok(())
+            }
         }
     }
 

@@ -87,6 +87,17 @@ pub struct IoWorkload {
     pub cadence: Time,
     /// …until this many source (compressed) bytes are in flight (64 MiB).
     pub in_flight: Bytes,
+    /// `SetStagingBuffer` calls during the run (none): from `at` on, the staging buffer has
+    /// `size`; bytes already in it stay until the MDU consumes them.
+    pub set_staging: Vec<StagingChange>,
+}
+
+/// One `SetStagingBuffer` call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StagingChange {
+    pub at: Time,
+    pub size: Bytes,
 }
 
 impl Default for IoWorkload {
@@ -104,6 +115,7 @@ impl Default for IoWorkload {
             fill: false,
             cadence: Time(16_700_000_000),
             in_flight: Bytes::mib(64),
+            set_staging: Vec::new(),
         }
     }
 }
@@ -283,6 +295,7 @@ pub struct IoOutcome {
 enum Event {
     Tick,
     Wake,
+    SetStaging(Bytes),
 }
 
 const FINE_BIN: Time = Time::from_ms(10);
@@ -304,6 +317,9 @@ pub fn run(
     let mut pending = maker.make();
     let mut kernel = Kernel::new();
     kernel.schedule(Time::ZERO, Event::Tick);
+    for change in &cfg.set_staging {
+        kernel.schedule(change.at, Event::SetStaging(change.size));
+    }
     let mut wake_at: Option<Time> = None;
 
     let window = scenario.hardware.nvme.window;
@@ -350,6 +366,7 @@ pub fn run(
                     wake_at = None;
                 }
             }
+            Event::SetStaging(size) => path.set_staging(now, size),
         }
         path.process(now, &mut completed);
         for c in completed.drain(..) {
