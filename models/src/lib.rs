@@ -11,8 +11,10 @@
 //! - [`mdu`]: the two-unit Memory Decompression Unit's timing.
 
 pub mod config;
+pub mod gpu;
 pub mod mdu;
 pub mod nvme;
+pub mod texture;
 pub mod units;
 
 pub use config::ConfigError;

@@ -1,0 +1,1 @@
+//! Texture formats, 64 KiB tile shapes, mip chains, packed tail, feedback/MinMip map sizes (being written).
