@@ -31,6 +31,7 @@
 //! - [`stats`], [`report`], [`output`]: stats.json, CSVs, plots and index.html.
 //! - The hardware models live in the `sfsim-models` crate, re-exported as [`models`].
 
+pub mod camera;
 pub mod cli;
 pub mod iopath;
 // The kernel is an internal; the `bench` feature exposes it to the criterion benches.

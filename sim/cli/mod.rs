@@ -1,5 +1,6 @@
 //! The command line: `sfsim run`, `sfsim sweep`.
 
+mod camera;
 mod run;
 mod sweep;
 
@@ -23,6 +24,9 @@ enum Command {
     Run(run::RunArgs),
     /// Run a scenario once per value of one parameter and tabulate chosen stats.
     Sweep(sweep::SweepArgs),
+    /// Camera paths: record a generator's output to a file that replays identically.
+    #[command(subcommand)]
+    Camera(camera::CameraCommand),
 }
 
 /// Parses the command line and runs it; errors are printed, never panicked.
@@ -31,6 +35,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => run::execute(args),
         Command::Sweep(args) => sweep::execute(args),
+        Command::Camera(command) => camera::execute(command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

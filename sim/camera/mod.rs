@@ -1,0 +1,1 @@
+//! Camera paths (being written).
