@@ -44,6 +44,7 @@ pub mod output;
 pub mod report;
 pub mod run;
 pub mod scenario;
+pub mod scene;
 pub mod stats;
 pub mod workload;
 

@@ -1,0 +1,321 @@
+//! Shapes the ray caster hits, each with a UV parameterization and its surface tangents
+//! (∂P/∂u, ∂P/∂v) so that ray differentials can be turned into UV derivatives.
+
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+/// An axis-aligned box.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Aabb {
+    pub min: DVec3,
+    pub max: DVec3,
+}
+
+impl Aabb {
+    pub const EMPTY: Aabb = Aabb {
+        min: DVec3::splat(f64::INFINITY),
+        max: DVec3::splat(f64::NEG_INFINITY),
+    };
+
+    pub fn union(self, other: Aabb) -> Aabb {
+        Aabb {
+            min: self.min.min(other.min),
+            max: self.max.max(other.max),
+        }
+    }
+
+    pub fn center(&self) -> DVec3 {
+        (self.min + self.max) * 0.5
+    }
+
+    /// Entry distance of a ray (with precomputed 1/direction) if it hits before `t_max`.
+    pub fn hit(&self, origin: DVec3, inv_dir: DVec3, t_max: f64) -> Option<f64> {
+        let t0 = (self.min - origin) * inv_dir;
+        let t1 = (self.max - origin) * inv_dir;
+        let near = t0.min(t1).max_element().max(0.0);
+        let far = t0.max(t1).min_element().min(t_max);
+        (near <= far).then_some(near)
+    }
+}
+
+/// A primitive in world space.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum Shape {
+    /// Axis-aligned cube; every face maps the whole texture (u along the face's first
+    /// in-plane axis, v along the second).
+    Cube { center: DVec3, half: f64 },
+    /// Sphere with equirectangular UVs (u = longitude, v = latitude from the +Y pole).
+    Sphere { center: DVec3, radius: f64 },
+    /// Horizontal square at height `y`; UVs repeat `uv_repeat` times across it.
+    Ground {
+        center: DVec3,
+        half: f64,
+        uv_repeat: f64,
+    },
+}
+
+/// Where a ray hit a shape.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SurfaceHit {
+    pub t: f64,
+    pub position: DVec3,
+    pub normal: DVec3,
+    /// Texture coordinates (may exceed [0,1] where the texture repeats).
+    pub uv: (f64, f64),
+    pub dpdu: DVec3,
+    pub dpdv: DVec3,
+}
+
+impl Shape {
+    pub fn bounds(&self) -> Aabb {
+        match *self {
+            Shape::Cube { center, half }
+            | Shape::Sphere {
+                center,
+                radius: half,
+            } => Aabb {
+                min: center - DVec3::splat(half),
+                max: center + DVec3::splat(half),
+            },
+            Shape::Ground { center, half, .. } => Aabb {
+                min: center - DVec3::new(half, 1e-6, half),
+                max: center + DVec3::new(half, 1e-6, half),
+            },
+        }
+    }
+
+    /// Nearest hit in (1e-9, t_max).
+    pub fn intersect(&self, origin: DVec3, dir: DVec3, t_max: f64) -> Option<SurfaceHit> {
+        match *self {
+            Shape::Cube { center, half } => intersect_cube(center, half, origin, dir, t_max),
+            Shape::Sphere { center, radius } => {
+                intersect_sphere(center, radius, origin, dir, t_max)
+            }
+            Shape::Ground {
+                center,
+                half,
+                uv_repeat,
+            } => intersect_ground(center, half, uv_repeat, origin, dir, t_max),
+        }
+    }
+}
+
+const EPS: f64 = 1e-9;
+
+fn intersect_cube(
+    center: DVec3,
+    half: f64,
+    origin: DVec3,
+    dir: DVec3,
+    t_max: f64,
+) -> Option<SurfaceHit> {
+    let local = origin - center;
+    let inv = dir.recip();
+    let t0 = (DVec3::splat(-half) - local) * inv;
+    let t1 = (DVec3::splat(half) - local) * inv;
+    let near = t0.min(t1);
+    let far = t0.max(t1);
+    let t_near = near.max_element();
+    let t_far = far.min_element();
+    if t_near > t_far || t_far < EPS || t_near > t_max {
+        return None;
+    }
+    let (t, axis) = if t_near > EPS {
+        (
+            t_near,
+            (0..3)
+                .max_by(|&a, &b| near[a].total_cmp(&near[b]))
+                .expect("three axes"),
+        )
+    } else {
+        // Inside the cube: the exit face.
+        (
+            t_far,
+            (0..3)
+                .min_by(|&a, &b| far[a].total_cmp(&far[b]))
+                .expect("three axes"),
+        )
+    };
+    if t > t_max {
+        return None;
+    }
+    let p = local + dir * t;
+    let sign = if p[axis] >= 0.0 { 1.0 } else { -1.0 };
+    let mut normal = DVec3::ZERO;
+    normal[axis] = sign;
+    // The face's two in-plane axes, in a fixed order so UVs are continuous on a face.
+    let (a, b) = match axis {
+        0 => (2, 1),
+        1 => (0, 2),
+        _ => (0, 1),
+    };
+    let size = 2.0 * half;
+    let uv = ((p[a] + half) / size, (half - p[b]) / size);
+    let mut dpdu = DVec3::ZERO;
+    dpdu[a] = size;
+    let mut dpdv = DVec3::ZERO;
+    dpdv[b] = -size;
+    Some(SurfaceHit {
+        t,
+        position: center + p,
+        normal,
+        uv,
+        dpdu,
+        dpdv,
+    })
+}
+
+fn intersect_sphere(
+    center: DVec3,
+    radius: f64,
+    origin: DVec3,
+    dir: DVec3,
+    t_max: f64,
+) -> Option<SurfaceHit> {
+    let oc = origin - center;
+    let a = dir.length_squared();
+    let half_b = oc.dot(dir);
+    let c = oc.length_squared() - radius * radius;
+    let disc = half_b * half_b - a * c;
+    if disc < 0.0 {
+        return None;
+    }
+    let sq = disc.sqrt();
+    let mut t = (-half_b - sq) / a;
+    if t <= EPS {
+        t = (-half_b + sq) / a;
+    }
+    if t <= EPS || t > t_max {
+        return None;
+    }
+    let n = (oc + dir * t) / radius;
+    let phi = n.z.atan2(n.x); // longitude, −π..π
+    let theta = n.y.clamp(-1.0, 1.0).acos(); // from +Y, 0..π
+    let tau = std::f64::consts::TAU;
+    let uv = (
+        (phi + std::f64::consts::PI) / tau,
+        theta / std::f64::consts::PI,
+    );
+    // ∂P/∂u = 2π r (−sinφ sinθ, 0, cosφ sinθ); ∂P/∂v = π r (cosφ cosθ, −sinθ, sinφ cosθ).
+    let (sin_t, cos_t) = theta.sin_cos();
+    let (sin_p, cos_p) = phi.sin_cos();
+    let dpdu = DVec3::new(-sin_p * sin_t, 0.0, cos_p * sin_t) * (tau * radius);
+    let dpdv = DVec3::new(cos_p * cos_t, -sin_t, sin_p * cos_t) * (std::f64::consts::PI * radius);
+    Some(SurfaceHit {
+        t,
+        position: center + n * radius,
+        normal: n,
+        uv,
+        dpdu,
+        dpdv,
+    })
+}
+
+fn intersect_ground(
+    center: DVec3,
+    half: f64,
+    repeat: f64,
+    origin: DVec3,
+    dir: DVec3,
+    t_max: f64,
+) -> Option<SurfaceHit> {
+    if dir.y.abs() < 1e-12 {
+        return None;
+    }
+    let t = (center.y - origin.y) / dir.y;
+    if t <= EPS || t > t_max {
+        return None;
+    }
+    let p = origin + dir * t;
+    let local = p - center;
+    if local.x.abs() > half || local.z.abs() > half {
+        return None;
+    }
+    let size = 2.0 * half;
+    let uv = (
+        (local.x + half) / size * repeat,
+        (local.z + half) / size * repeat,
+    );
+    let normal = if origin.y >= center.y {
+        DVec3::Y
+    } else {
+        -DVec3::Y
+    };
+    Some(SurfaceHit {
+        t,
+        position: p,
+        normal,
+        uv,
+        dpdu: DVec3::X * (size / repeat),
+        dpdv: DVec3::Z * (size / repeat),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cube_front_face_uv_and_tangents() {
+        let cube = Shape::Cube {
+            center: DVec3::ZERO,
+            half: 1.0,
+        };
+        let hit = cube
+            .intersect(DVec3::new(0.5, 0.5, 5.0), -DVec3::Z, f64::INFINITY)
+            .unwrap();
+        assert!((hit.t - 4.0).abs() < 1e-12);
+        assert_eq!(hit.normal, DVec3::Z);
+        assert!(
+            (hit.uv.0 - 0.75).abs() < 1e-12 && (hit.uv.1 - 0.25).abs() < 1e-12,
+            "{:?}",
+            hit.uv
+        );
+        assert_eq!(hit.dpdu, DVec3::new(2.0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn sphere_hit_is_on_the_surface() {
+        let s = Shape::Sphere {
+            center: DVec3::new(0.0, 0.0, -10.0),
+            radius: 2.0,
+        };
+        let hit = s.intersect(DVec3::ZERO, -DVec3::Z, f64::INFINITY).unwrap();
+        assert!((hit.t - 8.0).abs() < 1e-12);
+        assert!(((hit.position - DVec3::new(0.0, 0.0, -10.0)).length() - 2.0).abs() < 1e-12);
+        // Tangents are perpendicular to the normal.
+        assert!(hit.dpdu.dot(hit.normal).abs() < 1e-9 && hit.dpdv.dot(hit.normal).abs() < 1e-9);
+    }
+
+    #[test]
+    fn ground_repeats_uvs() {
+        let g = Shape::Ground {
+            center: DVec3::ZERO,
+            half: 10.0,
+            uv_repeat: 4.0,
+        };
+        let hit = g
+            .intersect(DVec3::new(10.0 - 1e-9, 5.0, 10.0 - 1e-9), -DVec3::Y, 100.0)
+            .unwrap();
+        assert!((hit.uv.0 - 4.0).abs() < 1e-6);
+        assert!(g
+            .intersect(DVec3::new(11.0, 5.0, 0.0), -DVec3::Y, 100.0)
+            .is_none());
+    }
+
+    #[test]
+    fn aabb_slab_test() {
+        let b = Aabb {
+            min: DVec3::splat(-1.0),
+            max: DVec3::splat(1.0),
+        };
+        assert_eq!(
+            b.hit(DVec3::new(0.0, 0.0, 5.0), (-DVec3::Z).recip(), 100.0),
+            Some(4.0)
+        );
+        assert_eq!(
+            b.hit(DVec3::new(3.0, 0.0, 5.0), (-DVec3::Z).recip(), 100.0),
+            None
+        );
+    }
+}

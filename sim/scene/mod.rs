@@ -1,0 +1,10 @@
+//! Scenes: objects with texture-set materials, a BVH, and a ray-cast sampler that finds,
+//! for chosen pixels, the hit, its UV and UV derivatives (ray differentials).
+
+pub mod bvh;
+pub mod geometry;
+pub mod raycast;
+
+pub use bvh::Bvh;
+pub use geometry::{Aabb, Shape, SurfaceHit};
+pub use raycast::{PixelHit, RayCamera};
