@@ -113,8 +113,8 @@ pub struct LinePlot {
     pub y_label: String,
     pub series: Vec<Series>,
     pub hlines: Vec<HLine>,
-    /// Logarithmic x axis (base 10, whole decades). Points with x <= 0 are
-    /// skipped.
+    /// Logarithmic x axis (base 10, whole decades). Points with x <= 0 (or
+    /// outside 1e-150..=1e150) are skipped.
     pub log_x: bool,
 }
 
@@ -270,7 +270,7 @@ fn unique_stems(plots: &[Plot]) -> Vec<String> {
 /// trimmed, all integer digits kept (grouped with `,` from 10 000 up),
 /// scientific notation below 1e-4 or from 1e15 up; NaN is `"n/a"`.
 ///
-/// `2000.0 -> "2000"`, `3.14159 -> "3.142"`, `1234567.0 -> "1,234,567"`,
+/// `2000.0 -> "2000"`, `1.23456 -> "1.235"`, `1234567.0 -> "1,234,567"`,
 /// `0.00001234 -> "1.234e-5"`.
 pub fn format_value(v: f64) -> String {
     if v.is_nan() {
@@ -572,7 +572,13 @@ mod tests {
         let report = Report {
             title: evil.into(),
             subtitle: evil.into(),
-            plots: vec![hist("h", vec![1.0, 2.0], 2)],
+            plots: vec![Plot::Histogram(HistogramPlot {
+                file_stem: "h".into(),
+                title: evil.into(),
+                x_label: evil.into(),
+                samples: vec![1.0, 2.0],
+                bins: 2,
+            })],
             stats: vec![
                 StatRow {
                     name: evil.into(),
@@ -601,6 +607,9 @@ mod tests {
         assert_eq!(html.matches("n/a").count(), 2);
         assert!(html.contains("href=\"a%20b%26c.csv\""));
         assert!(html.contains("href=\"javascript%3Aalert%281%29\""));
+        // Plot text is escaped in the SVG too.
+        let svg = String::from_utf8(read(&dir.path().join("h.svg"))).unwrap();
+        assert!(!svg.contains("<script") && svg.contains("&lt;script&gt;"));
     }
 
     #[test]
@@ -623,7 +632,7 @@ mod tests {
         let cases = [
             (0.0, "0"),
             (2000.0, "2000"),
-            (3.14159, "3.142"),
+            (1.23456, "1.235"),
             (-0.012345, "-0.01235"),
             (1234567.0, "1,234,567"),
             (12345.678, "12,346"),

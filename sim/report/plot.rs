@@ -37,12 +37,12 @@ const PALETTE: [RGBColor; 10] = [
 /// Values beyond this magnitude are clamped when computing axis ranges so
 /// that spans stay finite.
 const RANGE_LIMIT: f64 = 1e307;
-/// Log-x plots only show x in `[LOG_MIN, LOG_MAX]` (plotters' log axis needs
-/// a finite decade count).
-const LOG_MIN: f64 = 1e-300;
-const LOG_MAX: f64 = 1e300;
-/// Series with at most this many (drawn) points also get a dot per point,
-/// so single points and short sweeps are visible.
+/// Log-x plots only show x in `[LOG_MIN, LOG_MAX]`: plotters' log axis
+/// loops forever when the range ratio overflows to infinity.
+const LOG_MIN: f64 = 1e-150;
+const LOG_MAX: f64 = 1e150;
+/// Line-plot series with at most this many points also get a dot per
+/// point, so single points and short sweeps are visible.
 const MAX_DOTTED_POINTS: usize = 60;
 /// Upper bound on histogram bins (protects against absurd `bins` values).
 const MAX_BINS: usize = 10_000;
@@ -135,6 +135,8 @@ struct Line {
     label: String,
     color: RGBColor,
     points: Vec<(f64, f64)>,
+    /// Also draw a dot per point (short series, so single points show).
+    dots: bool,
 }
 
 struct Marker {
@@ -294,6 +296,7 @@ fn prepare_line(p: &LinePlot) -> Prepared {
         .map(|(i, (s, pts))| Line {
             label: one_line(&s.label),
             color: PALETTE[i % PALETTE.len()],
+            dots: pts.len() <= MAX_DOTTED_POINTS,
             points: decimate(&pts, x, PLOT_WIDTH as usize, p.log_x),
         })
         .collect();
@@ -355,6 +358,7 @@ fn prepare_cdf(p: &CdfPlot) -> Prepared {
         label: format!("empirical CDF, n = {}{}", xs.len(), skipped_note(skipped)),
         color: PALETTE[0],
         points: decimate(&steps, x, PLOT_WIDTH as usize, false),
+        dots: false,
     };
     let markers = markers
         .iter()
@@ -500,8 +504,8 @@ pub(super) fn log_range(r: Option<(f64, f64)>) -> (f64, f64) {
     let Some((lo, hi)) = r else {
         return (1.0, 10.0);
     };
-    let e0 = lo.log10().floor().clamp(-300.0, 300.0);
-    let mut e1 = hi.log10().ceil().clamp(-300.0, 300.0);
+    let e0 = lo.log10().floor().clamp(-150.0, 149.0);
+    let mut e1 = hi.log10().ceil().clamp(-150.0, 150.0);
     if e1 <= e0 {
         e1 = e0 + 1.0;
     }
@@ -669,7 +673,7 @@ where
     } else {
         chart.draw_series(LineSeries::new(pts.iter().copied(), style))?
     };
-    let dots = pts.len() <= MAX_DOTTED_POINTS;
+    let dots = line.dots;
     if !line.label.is_empty() {
         if dots {
             anno.label(line.label.as_str()).legend(move |(x, y)| {

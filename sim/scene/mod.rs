@@ -3,8 +3,10 @@
 
 pub mod bvh;
 pub mod geometry;
+pub mod pattern;
 pub mod raycast;
 
 pub use bvh::Bvh;
 pub use geometry::{Aabb, Shape, SurfaceHit};
+pub use pattern::SamplePattern;
 pub use raycast::{PixelHit, RayCamera};
