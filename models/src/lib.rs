@@ -9,6 +9,9 @@
 //! - [`nvme`]: DirectStorage request rules, the NVMe device with its 2000 MB/s per 250 ms
 //!   guarantee, IO splitting, the staging buffer.
 //! - [`mdu`]: the two-unit Memory Decompression Unit's timing.
+//! - [`texture`]: BC formats, 64 KiB tile shapes, mip chains, the packed tail, tile
+//!   addressing, MinMip and feedback map sizes.
+//! - [`gpu`]: 5.3 LOD values, sampler feedback maps, MinMip maps and filter, the sampler.
 
 pub mod config;
 pub mod gpu;
