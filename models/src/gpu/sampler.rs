@@ -1,0 +1,235 @@
+//! The sampler model: LOD, MinMip clamp and filter footprint for one sample.
+//!
+//! Per sample (D3D11.3 §7.18.11 and the D3D12 Sampler Feedback spec's SFS usage):
+//! 1. LOD from the UV derivatives ([`isotropic_lod`] / [`anisotropic_lod`]), plus the
+//!    sampler's LOD bias, clamped to the texture's mips `[0, mip_count - 1]` (the
+//!    MinLOD/MaxLOD clamp, with D3D's NaN-dropping min/max). That is the *desired* LOD, the
+//!    value feedback records (computed without the MinMip clamp).
+//! 2. The MinMip clamp at the same UV: filtered with the sampler's [`MinMipFilter`], or
+//!    point sampled when it has none; 0 without a MinMip map.
+//! 3. The *effective* LOD `max(desired, clamp)`: the clamp acts as the per-pixel MinLOD of
+//!    `Sample(s, uv, offset, clamp)` and, like MinLOD in D3D, wins over MaxLOD; mip
+//!    selection then stops at the last mip.
+//! 4. The footprints: taps at the effective LOD (what the texture read touches) and at the
+//!    desired LOD (what `WriteSamplerFeedback` traces, used for feedback writes).
+//!
+//! Filters (sfsim names → D3D12 filters): `Point` = MIN_MAG_MIP_POINT (one texel of the
+//! nearest mip), `Bilinear` = MIN_MAG_LINEAR_MIP_POINT (a 2x2 quad of the nearest mip),
+//! `Trilinear` = MIN_MAG_MIP_LINEAR (2x2 quads on floor(LOD) and the next mip),
+//! `Anisotropic` = ANISOTROPIC (LINEAR mip selection, §7.18.10).
+//!
+//! Anisotropic probe model (sfsim's; D3D fixes the LOD and the line of anisotropy but not
+//! the probe placement): `n = ceil(ratio)` probes, 1..=max_aniso, evenly spaced along the
+//! major axis over its full length, centred on the sample: probe i at offset
+//! `((i + 0.5) / n - 0.5) * major`. Each probe is a trilinear lookup at the LOD. This
+//! follows EXT_texture_filter_anisotropic ("N locations ... sampled within the texture
+//! footprint"); real GPUs place and weight probes in undocumented ways. When the MinMip
+//! clamp raises the LOD, the same probes are read at the coarser LOD.
+
+use super::error::GpuError;
+use super::feedback::check_dim;
+use super::footprint::{bilinear_tap, point_tap, Footprint, Tap};
+use super::limits::{full_mip_count, MAX_ANISOTROPY, MIP_LOD_BIAS_MAX, MIP_LOD_BIAS_MIN};
+use super::lod_select::{anisotropic_lod, isotropic_lod, linear_mips, nearest_mip};
+use super::minmip::MinMipMap;
+use super::minmip_filter::MinMipFilter;
+use serde::{Deserialize, Serialize};
+
+/// Texture filter of a sampler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Filter {
+    /// One texel of the nearest mip (D3D12 MIN_MAG_MIP_POINT).
+    Point,
+    /// A 2x2 quad of the nearest mip (D3D12 MIN_MAG_LINEAR_MIP_POINT).
+    Bilinear,
+    /// 2x2 quads on the two mips around the LOD (D3D12 MIN_MAG_MIP_LINEAR).
+    Trilinear,
+    /// Trilinear probes along the major axis (D3D12 ANISOTROPIC).
+    Anisotropic {
+        /// Largest ratio of anisotropy (probes), 1..=16.
+        max_aniso: u32,
+    },
+}
+
+/// Sampler state relevant to streaming.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SamplerDesc {
+    /// Texture filter.
+    pub filter: Filter,
+    /// Added to the computed LOD before clamping, mips (D3D12 `MipLODBias`,
+    /// -16.0..=15.99).
+    #[serde(default)]
+    pub lod_bias: f32,
+    /// MinMip filter flag and settings; `None` point-samples the MinMip map.
+    #[serde(default)]
+    pub minmip: Option<MinMipFilter>,
+}
+
+impl SamplerDesc {
+    /// A sampler with `filter`, no LOD bias and point-sampled MinMip clamp.
+    pub fn new(filter: Filter) -> SamplerDesc {
+        SamplerDesc {
+            filter,
+            lod_bias: 0.0,
+            minmip: None,
+        }
+    }
+
+    /// Checks the D3D12 ranges: `max_aniso` in 1..=16, `lod_bias` finite in -16.0..=15.99.
+    pub fn validate(&self) -> Result<(), GpuError> {
+        if let Filter::Anisotropic { max_aniso } = self.filter {
+            if max_aniso == 0 || max_aniso > MAX_ANISOTROPY {
+                return Err(GpuError::MaxAniso(max_aniso));
+            }
+        }
+        if !(MIP_LOD_BIAS_MIN..=MIP_LOD_BIAS_MAX).contains(&self.lod_bias) {
+            return Err(GpuError::LodBias(self.lod_bias));
+        }
+        Ok(())
+    }
+}
+
+/// What one sample asks for and reads.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Sample {
+    /// LOD without the MinMip clamp, biased and clamped to `[0, mip_count - 1]`, mips: what
+    /// feedback records.
+    pub desired_lod: f32,
+    /// MinMip clamp read at the sample's UV, mips (0 without a MinMip map).
+    pub clamp: f32,
+    /// `max(desired_lod, clamp)`, mips: the LOD the texture read uses. Can exceed
+    /// `mip_count - 1` when the clamp does; the taps then read the last mip.
+    pub effective_lod: f32,
+    /// Ratio of anisotropy used (1 for non-anisotropic filters).
+    pub anisotropy: f32,
+    /// Texels the texture read touches (at `effective_lod`).
+    pub footprint: Footprint,
+    /// Texels the feedback write traces (at `desired_lod`): pass this to
+    /// [`FeedbackLayout::write_min_mip`](super::FeedbackLayout::write_min_mip).
+    pub feedback_footprint: Footprint,
+}
+
+/// Where the filter looks: the sample point, or probes along the major axis.
+struct Probes {
+    /// Probe centres, normalized UV.
+    uvs: Vec<(f64, f64)>,
+}
+
+/// Samples a `tex_w x tex_h` texture of `mip_count` mips with `desc` at normalized `uv`.
+///
+/// `derivs` = `[du/dx, dv/dx, du/dy, dv/dy]`: normalized UV per pixel (the shader's
+/// `ddx(uv)`, `ddy(uv)`); they are scaled by the texture size here. `minmip` is the
+/// texture's MinMip map, if it has one.
+///
+/// Errors: invalid sampler (see [`SamplerDesc::validate`]); a texture edge outside
+/// 1..=16384; `mip_count` outside 1..=the full chain; NaN or infinite `uv` or `derivs`.
+pub fn sample(
+    desc: &SamplerDesc,
+    uv: (f64, f64),
+    derivs: [f64; 4],
+    tex_w: u32,
+    tex_h: u32,
+    mip_count: u32,
+    minmip: Option<&MinMipMap>,
+) -> Result<Sample, GpuError> {
+    desc.validate()?;
+    check_dim("texture width", tex_w)?;
+    check_dim("texture height", tex_h)?;
+    let max = full_mip_count(tex_w, tex_h);
+    if mip_count == 0 || mip_count > max {
+        return Err(GpuError::MipCount { mip_count, max });
+    }
+    if !uv.0.is_finite() || !uv.1.is_finite() {
+        return Err(GpuError::NonFinite("uv"));
+    }
+    if derivs.iter().any(|d| !d.is_finite()) {
+        return Err(GpuError::NonFinite("uv derivatives"));
+    }
+
+    let (w, h) = (f64::from(tex_w), f64::from(tex_h));
+    let dx = (derivs[0] * w, derivs[1] * h);
+    let dy = (derivs[2] * w, derivs[3] * h);
+    let (lod, ratio, probes) = match desc.filter {
+        Filter::Anisotropic { max_aniso } => {
+            let a = anisotropic_lod(dx, dy, max_aniso);
+            (
+                a.lod,
+                a.ratio,
+                aniso_probes(uv, a.ratio, a.major, max_aniso, w, h),
+            )
+        }
+        _ => (isotropic_lod(dx, dy), 1.0, Probes { uvs: vec![uv] }),
+    };
+
+    // D3D: clampedLOD = max(MinLOD, min(MaxLOD, LOD + bias)); f64::min/max drop a NaN
+    // operand exactly like D3D's min/max, so NaN cannot reach mip selection.
+    let max_lod = f64::from(mip_count - 1);
+    let desired = (lod + f64::from(desc.lod_bias)).min(max_lod).max(0.0);
+
+    let clamp = match minmip {
+        None => 0.0,
+        Some(map) => match &desc.minmip {
+            Some(filter) => map.clamp_filtered(filter, uv.0, uv.1),
+            None => map.clamp_point(uv.0, uv.1),
+        }
+        .ok_or(GpuError::NonFinite("uv"))?,
+    };
+    let effective = desired.max(f64::from(clamp));
+
+    let dims = (tex_w, tex_h, mip_count);
+    Ok(Sample {
+        desired_lod: desired as f32,
+        clamp,
+        effective_lod: effective as f32,
+        anisotropy: ratio as f32,
+        footprint: footprint(desc.filter, &probes, effective, dims),
+        feedback_footprint: footprint(desc.filter, &probes, desired, dims),
+    })
+}
+
+/// `ceil(ratio)` probe centres (1..=max_aniso) spread over the major axis (texels of mip
+/// 0), converted back to UV.
+fn aniso_probes(
+    uv: (f64, f64),
+    ratio: f64,
+    major: (f64, f64),
+    max_aniso: u32,
+    w: f64,
+    h: f64,
+) -> Probes {
+    // ratio is in 1..=max_aniso (finite), so the cast is exact after the clamp.
+    let n = (ratio.ceil().clamp(1.0, f64::from(max_aniso))) as u32;
+    let uvs = (0..n)
+        .map(|i| {
+            let t = (f64::from(i) + 0.5) / f64::from(n) - 0.5;
+            (uv.0 + t * major.0 / w, uv.1 + t * major.1 / h)
+        })
+        .collect();
+    Probes { uvs }
+}
+
+/// The taps `filter` reads at `lod` (>= 0) for every probe.
+fn footprint(filter: Filter, probes: &Probes, lod: f64, dims: (u32, u32, u32)) -> Footprint {
+    let (tex_w, tex_h, mip_count) = dims;
+    let mut taps: Vec<Tap> = Vec::with_capacity(probes.uvs.len() * 2);
+    for &uv in &probes.uvs {
+        match filter {
+            Filter::Point => taps.push(point_tap(uv, nearest_mip(lod, mip_count), tex_w, tex_h)),
+            Filter::Bilinear => {
+                taps.push(bilinear_tap(uv, nearest_mip(lod, mip_count), tex_w, tex_h))
+            }
+            Filter::Trilinear | Filter::Anisotropic { .. } => {
+                let (first, second) = linear_mips(lod, mip_count);
+                taps.push(bilinear_tap(uv, first, tex_w, tex_h));
+                if let Some(mip) = second {
+                    taps.push(bilinear_tap(uv, mip, tex_w, tex_h));
+                }
+            }
+        }
+    }
+    Footprint::from_taps(taps)
+}
+
+#[cfg(test)]
+mod tests;
