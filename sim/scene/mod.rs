@@ -7,6 +7,7 @@ mod config;
 pub mod geometry;
 pub mod pattern;
 pub mod raycast;
+mod render;
 
 pub use build::{Scene, TextureKind};
 pub use bvh::Bvh;
@@ -14,3 +15,4 @@ pub use config::{ObjectGroup, SceneConfig, TextureSets};
 pub use geometry::{Aabb, Shape, SurfaceHit};
 pub use pattern::SamplePattern;
 pub use raycast::{PixelHit, RayCamera};
+pub use render::{FeedbackConfig, FeedbackRenderer, FrameStats, PixelLods, RenderConfig, Residency};

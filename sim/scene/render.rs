@@ -1,0 +1,262 @@
+//! The ray-cast sampler: for the pixels a frame's [`SamplePattern`] picks, cast a ray, and
+//! for every texture of the hit material compute the desired LOD (written to that
+//! texture's MinMip feedback map) and the effective LOD after its MinMip clamp (what the
+//! sample really reads; the gap is the visual-quality cost of missing tiles).
+
+use super::{RayCamera, SamplePattern, Scene};
+use serde::{Deserialize, Serialize};
+use sfsim_models::gpu::{sample, FeedbackArray, FeedbackLayout, Filter, Lod53, MinMipFeedbackSlice, MinMipMap, SamplerDesc, SmallTailPolicy};
+use sfsim_models::texture::TileCoord;
+use sfsim_models::ConfigError;
+use std::collections::{BTreeMap, HashSet};
+
+/// Which mips are resident when no streaming engine runs (the engine drives the MinMip
+/// maps itself).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Residency {
+    /// Only the packed mip tail: MinMip maps hold the first packed mip (a texture just
+    /// created, SPEC §5 step 1).
+    #[default]
+    TailOnly,
+    /// Every mip resident: MinMip maps hold 0, effective LOD = desired LOD.
+    All,
+}
+
+/// Sampler-feedback settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FeedbackConfig {
+    /// Feedback is written for one pixel in `one_in` (128, the sample's rate; a power of
+    /// two, 1 = every pixel).
+    pub one_in: u32,
+    /// Mip region (mip-0 texels per feedback texel, powers of two); `None` = one feedback
+    /// texel per 64 KiB tile of mip 0, the sample's choice.
+    pub region: Option<(u32, u32)>,
+    /// What small tail mips record (D3D12 leaves it to the hardware).
+    pub small_tail: SmallTailPolicy,
+}
+
+impl Default for FeedbackConfig {
+    fn default() -> Self {
+        FeedbackConfig { one_in: 128, region: None, small_tail: SmallTailPolicy::Exact }
+    }
+}
+
+/// Everything the sampler needs besides the scene and the camera.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RenderConfig {
+    /// Render target width and height in pixels (1920 × 1080).
+    pub resolution: (u32, u32),
+    pub feedback: FeedbackConfig,
+    /// The material sampler (anisotropic 16×, no bias, point-sampled MinMip clamp).
+    pub sampler: SamplerDesc,
+    pub residency: Residency,
+}
+
+impl Default for RenderConfig {
+    fn default() -> Self {
+        RenderConfig {
+            resolution: (1920, 1080),
+            feedback: FeedbackConfig::default(),
+            sampler: SamplerDesc::new(Filter::Anisotropic { max_aniso: 16 }),
+            residency: Residency::TailOnly,
+        }
+    }
+}
+
+impl RenderConfig {
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let (w, h) = self.resolution;
+        if !(1..=16_384).contains(&w) || !(1..=16_384).contains(&h) {
+            return Err(ConfigError::new("resolution", format!("({w}, {h}) is out of range; expected 1..=16384 each")));
+        }
+        if SamplePattern::new(self.feedback.one_in).is_none() {
+            return Err(ConfigError::new("feedback.one_in", format!("{} must be a power of two in 1..=65536", self.feedback.one_in)));
+        }
+        self.sampler.validate().map_err(|e| ConfigError::new("sampler", e.to_string()))
+    }
+}
+
+/// What one frame's sampling saw.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct FrameStats {
+    /// Pixels sampled.
+    pub samples: u64,
+    /// Sampled pixels that hit an object.
+    pub hits: u64,
+    /// Texture samples (hits × textures per material).
+    pub texture_samples: u64,
+    /// Sum over texture samples of effective − desired LOD (mips).
+    pub lod_deficit_sum: f64,
+    /// Texture samples at least one mip blurrier than desired.
+    pub blurry: u64,
+}
+
+impl FrameStats {
+    pub fn mean_lod_deficit(&self) -> Option<f64> {
+        (self.texture_samples > 0).then(|| self.lod_deficit_sum / self.texture_samples as f64)
+    }
+}
+
+/// One sampled pixel's view of the first texture of its material (for pictures).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PixelLods {
+    pub x: u32,
+    pub y: u32,
+    pub texture: u32,
+    pub desired: f32,
+    pub effective: f32,
+}
+
+/// Per-texture feedback maps (slices of arrays of equal size) and MinMip maps.
+pub struct FeedbackRenderer<'s> {
+    scene: &'s Scene,
+    cfg: RenderConfig,
+    pattern: SamplePattern,
+    layouts: Vec<FeedbackLayout>,
+    arrays: Vec<FeedbackArray>,
+    /// (array, slice) of each texture's feedback map.
+    slots: Vec<(usize, u32)>,
+    minmip: Vec<MinMipMap>,
+}
+
+impl<'s> FeedbackRenderer<'s> {
+    pub fn new(scene: &'s Scene, cfg: &RenderConfig) -> Result<Self, ConfigError> {
+        cfg.validate()?;
+        let pattern = SamplePattern::new(cfg.feedback.one_in).expect("validated");
+        let mut layouts = Vec::with_capacity(scene.textures.len());
+        let mut minmip = Vec::with_capacity(scene.textures.len());
+        let mut by_size: BTreeMap<(u32, u32), Vec<u32>> = BTreeMap::new();
+        for (id, desc) in scene.textures.iter().enumerate() {
+            let region = match cfg.feedback.region {
+                Some(r) => r,
+                None => desc.tile_mip_region().map_err(|e| ConfigError::new("feedback.region", e.to_string()))?,
+            };
+            desc.feedback_map_dims(region).map_err(|e| ConfigError::new("feedback.region", e.to_string()))?;
+            let layout = FeedbackLayout::new(desc.width, desc.height, desc.mip_levels, region.0, region.1)
+                .map_err(|e| ConfigError::new("feedback.region", e.to_string()))?;
+            by_size.entry((layout.map_width(), layout.map_height())).or_default().push(id as u32);
+            layouts.push(layout);
+            let (mw, mh) = desc.min_mip_map_dims();
+            let fill = match cfg.residency {
+                Residency::TailOnly => Lod53::from_mip(desc.first_packed_mip()).unwrap_or(Lod53::NONE),
+                Residency::All => Lod53::ZERO,
+            };
+            minmip.push(MinMipMap::new(mw, mh, fill).map_err(|e| ConfigError::new("texture_sets", e.to_string()))?);
+        }
+        let mut arrays = Vec::new();
+        let mut slots = vec![(0usize, 0u32); scene.textures.len()];
+        for ((w, h), ids) in by_size {
+            let array = FeedbackArray::new(w, h, ids.len() as u32).map_err(|e| ConfigError::new("feedback", e.to_string()))?;
+            for (slice, id) in ids.iter().enumerate() {
+                slots[*id as usize] = (arrays.len(), slice as u32);
+            }
+            arrays.push(array);
+        }
+        Ok(FeedbackRenderer { scene, cfg: *cfg, pattern, layouts, arrays, slots, minmip })
+    }
+
+    pub fn scene(&self) -> &Scene {
+        self.scene
+    }
+
+    pub fn config(&self) -> &RenderConfig {
+        &self.cfg
+    }
+
+    /// Clears every feedback map to 0xFF ("nothing requested"), one fill per array.
+    pub fn clear_feedback(&mut self) {
+        for a in &mut self.arrays {
+            a.clear_all();
+        }
+    }
+
+    pub fn feedback(&self, texture: u32) -> MinMipFeedbackSlice<'_> {
+        let (a, s) = self.slots[texture as usize];
+        self.arrays[a].slice(s).expect("slot exists")
+    }
+
+    pub fn layout(&self, texture: u32) -> &FeedbackLayout {
+        &self.layouts[texture as usize]
+    }
+
+    pub fn minmip(&self, texture: u32) -> &MinMipMap {
+        &self.minmip[texture as usize]
+    }
+
+    pub fn minmip_mut(&mut self, texture: u32) -> &mut MinMipMap {
+        &mut self.minmip[texture as usize]
+    }
+
+    /// Samples the frame's pixels from `camera`, writing feedback (without clearing it
+    /// first, so frames can accumulate). `pixels` receives each sampled pixel's LODs for
+    /// the first texture of its material, if given.
+    pub fn render(&mut self, camera: &RayCamera, seed: u64, frame: u64, mut pixels: Option<&mut Vec<PixelLods>>) -> FrameStats {
+        let mut stats = FrameStats::default();
+        let (w, h) = self.cfg.resolution;
+        let textures_per_material = 3 * self.scene.layers;
+        for (x, y) in self.pattern.pixels(w, h, seed, frame) {
+            stats.samples += 1;
+            let Some(hit) = camera.cast(&self.scene.shapes, &self.scene.bvh, x, y) else { continue };
+            stats.hits += 1;
+            let uv = (hit.hit.uv.0.rem_euclid(1.0), hit.hit.uv.1.rem_euclid(1.0));
+            let derivs = [hit.duv_dx.0, hit.duv_dx.1, hit.duv_dy.0, hit.duv_dy.1];
+            for (k, tex) in self.scene.textures_of(hit.object).enumerate() {
+                let desc = &self.scene.textures[tex as usize];
+                let minmip = &self.minmip[tex as usize];
+                let Ok(s) = sample(&self.cfg.sampler, uv, derivs, desc.width, desc.height, desc.mip_levels, Some(minmip)) else {
+                    continue;
+                };
+                stats.texture_samples += 1;
+                let deficit = f64::from(s.effective_lod - s.desired_lod).max(0.0);
+                stats.lod_deficit_sum += deficit;
+                if deficit >= 1.0 {
+                    stats.blurry += 1;
+                }
+                let (a, slice) = self.slots[tex as usize];
+                let mut map = self.arrays[a].slice_mut(slice).expect("slot exists");
+                let _ = self.layouts[tex as usize].write_min_mip(&mut map, &s.feedback_footprint, s.desired_lod, self.cfg.feedback.small_tail);
+                if k == 0 {
+                    if let Some(out) = pixels.as_deref_mut() {
+                        out.push(PixelLods { x, y, texture: tex, desired: s.desired_lod, effective: s.effective_lod });
+                    }
+                }
+            }
+            debug_assert!(self.scene.textures_of(hit.object).count() as u32 == textures_per_material);
+        }
+        stats
+    }
+
+    /// Adds the standard tiles the feedback maps request to `out` as (texture, tile): for
+    /// every feedback texel with a value, the tiles of its requested mip that cover the
+    /// texel's region. Requests into the packed tail need no tile (it is always resident).
+    pub fn requested_tiles(&self, out: &mut HashSet<(u32, TileCoord)>) {
+        for (tex, desc) in self.scene.textures.iter().enumerate() {
+            let layout = &self.layouts[tex];
+            let map = self.feedback(tex as u32);
+            let (rw, rh) = (layout.region_width(), layout.region_height());
+            let (tw, th) = desc.format.tile_texels();
+            let first_packed = desc.first_packed_mip();
+            for fy in 0..map.height() {
+                for fx in 0..map.width() {
+                    let Some(v) = map.get(fx, fy).filter(|v| !v.is_none()) else { continue };
+                    let mip = v.mip();
+                    if mip >= first_packed {
+                        continue;
+                    }
+                    let info = desc.mip(mip);
+                    let x0 = ((fx * rw) >> mip) / tw;
+                    let x1 = ((((fx + 1) * rw).saturating_sub(1)) >> mip) / tw;
+                    let y0 = ((fy * rh) >> mip) / th;
+                    let y1 = ((((fy + 1) * rh).saturating_sub(1)) >> mip) / th;
+                    for y in y0..=y1.min(info.tiles_y - 1) {
+                        for x in x0..=x1.min(info.tiles_x - 1) {
+                            out.insert((tex as u32, TileCoord { mip, x, y }));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
