@@ -3,6 +3,7 @@
 mod cli;
 mod common;
 mod determinism;
+mod feedback;
 mod io_curves;
 mod io_scenarios;
 mod scenario_errors;
