@@ -41,6 +41,7 @@ pub mod kernel;
 #[allow(dead_code)]
 pub(crate) mod kernel;
 pub mod output;
+pub mod picture;
 pub mod report;
 pub mod run;
 pub mod scenario;

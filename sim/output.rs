@@ -2,53 +2,154 @@
 //! throughput.csv, plots (PNG + SVG) and index.html.
 
 use crate::report::{CdfPlot, HLine, LinePlot, Plot, Report, Series, StatRow};
+use crate::run::Outcome;
 use crate::scenario::Scenario;
 use crate::stats::{percentile, StatSet};
 use crate::workload::io::IoOutcome;
+use crate::workload::render::{FrameRow, RenderOutcome};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {
     #[error("cannot write {path}: {source}")]
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Write { path: PathBuf, source: std::io::Error },
     #[error(transparent)]
     Report(#[from] crate::report::ReportError),
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> Result<PathBuf, OutputError> {
     let path = dir.join(name);
-    std::fs::write(&path, text).map_err(|source| OutputError::Write {
-        path: path.clone(),
-        source,
-    })?;
+    std::fs::write(&path, text).map_err(|source| OutputError::Write { path: path.clone(), source })?;
     Ok(path)
 }
 
-/// Writes every output of an IO run; `stats` already holds the host figures if wanted.
-pub fn write_io_run(
+/// Writes every output of a run; `stats` already holds the host figures if wanted.
+pub fn write_run(
+    dir: &Path,
+    scenario: &Scenario,
+    outcome: &Outcome,
+    stats: &StatSet,
+) -> Result<Vec<PathBuf>, OutputError> {
+    std::fs::create_dir_all(dir).map_err(|source| OutputError::Write { path: dir.to_path_buf(), source })?;
+    match outcome {
+        Outcome::Io(o) => write_io_run(dir, scenario, o, stats),
+        Outcome::Render(o) => write_render_run(dir, scenario, o, stats),
+    }
+}
+
+fn stat_rows(stats: &StatSet) -> Vec<StatRow> {
+    stats
+        .iter()
+        .map(|s| StatRow {
+            name: s.name.clone(),
+            value: s.value,
+            unit: s.unit.to_string(),
+            description: s.description.clone(),
+        })
+        .collect()
+}
+
+fn write_render_run(
+    dir: &Path,
+    scenario: &Scenario,
+    outcome: &RenderOutcome,
+    stats: &StatSet,
+) -> Result<Vec<PathBuf>, OutputError> {
+    let mut csv = String::from("frame,time_s,samples,hits,texture_samples,feedback_texels,tiles_requested,tiles_seen,lod_deficit_mean,blurry_share\n");
+    for r in &outcome.frames {
+        let s = &r.stats;
+        let blurry = if s.texture_samples > 0 { s.blurry as f64 / s.texture_samples as f64 } else { 0.0 };
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{},{},{},{},{:.4},{:.4}",
+            r.frame,
+            r.time.as_secs_f64(),
+            s.samples,
+            s.hits,
+            s.texture_samples,
+            r.feedback_texels,
+            r.tiles_requested,
+            r.tiles_seen,
+            s.mean_lod_deficit().unwrap_or(0.0),
+            blurry
+        );
+    }
+    let t = |f: &dyn Fn(&FrameRow) -> f64| -> Vec<(f64, f64)> {
+        outcome.frames.iter().map(|r| (r.time.as_secs_f64(), f(r))).collect()
+    };
+    let blurry = |r: &FrameRow| {
+        if r.stats.texture_samples > 0 {
+            r.stats.blurry as f64 / r.stats.texture_samples as f64
+        } else {
+            0.0
+        }
+    };
+    let report = Report {
+        title: format!("sfsim run: {}", scenario.name),
+        subtitle: if scenario.description.is_empty() {
+            format!("render workload, {} simulated, seed {}", scenario.duration, scenario.seed)
+        } else {
+            scenario.description.clone()
+        },
+        plots: vec![
+            Plot::Line(LinePlot {
+                file_stem: "tiles".into(),
+                title: "Tiles requested by sampler feedback".into(),
+                x_label: "simulated time (s)".into(),
+                y_label: "tiles".into(),
+                series: vec![
+                    Series { label: "requested this frame".into(), points: t(&|r| r.tiles_requested as f64) },
+                    Series { label: "distinct since start".into(), points: t(&|r| r.tiles_seen as f64) },
+                ],
+                hlines: vec![],
+                log_x: false,
+            }),
+            Plot::Line(LinePlot {
+                file_stem: "lod_deficit".into(),
+                title: "Visual quality: effective − desired LOD".into(),
+                x_label: "simulated time (s)".into(),
+                y_label: "mips / fraction".into(),
+                series: vec![
+                    Series {
+                        label: "mean deficit (mips)".into(),
+                        points: t(&|r| r.stats.mean_lod_deficit().unwrap_or(0.0)),
+                    },
+                    Series { label: "share ≥ 1 mip blurry".into(), points: t(&blurry) },
+                ],
+                hlines: vec![],
+                log_x: false,
+            }),
+        ],
+        stats: stat_rows(stats),
+        files: vec![
+            ("resolved.ron".into(), "the scenario with every default filled in".into()),
+            ("stats.json".into(), "every stat with unit and description".into()),
+            ("frames.csv".into(), "per-frame samples, feedback texels, tiles requested, LOD deficit".into()),
+        ],
+    };
+    let mut written = vec![
+        write(dir, "resolved.ron", &scenario.to_resolved_ron(dir))?,
+        write(dir, "stats.json", &stats.to_json())?,
+        write(dir, "frames.csv", &csv)?,
+    ];
+    written.extend(crate::report::write_report(&report, dir)?);
+    Ok(written)
+}
+
+fn write_io_run(
     dir: &Path,
     scenario: &Scenario,
     outcome: &IoOutcome,
     stats: &StatSet,
 ) -> Result<Vec<PathBuf>, OutputError> {
-    std::fs::create_dir_all(dir).map_err(|source| OutputError::Write {
-        path: dir.to_path_buf(),
-        source,
-    })?;
     let mut written = vec![
-        write(dir, "resolved.ron", &scenario.to_resolved_ron())?,
+        write(dir, "resolved.ron", &scenario.to_resolved_ron(dir))?,
         write(dir, "stats.json", &stats.to_json())?,
         write(dir, "windows.csv", &windows_csv(outcome))?,
         write(dir, "throughput.csv", &fine_csv(outcome))?,
     ];
-    written.extend(crate::report::write_report(
-        &io_report(scenario, outcome, stats),
-        dir,
-    )?);
+    written.extend(crate::report::write_report(&io_report(scenario, outcome, stats), dir)?);
     Ok(written)
 }
 
@@ -93,11 +194,7 @@ fn io_report(scenario: &Scenario, outcome: &IoOutcome, stats: &StatSet) -> Repor
     let nvme = &scenario.hardware.nvme;
     let window_secs = nvme.window.as_secs_f64();
     let per_window = |f: fn(&crate::workload::io::WindowRow) -> u64| -> Vec<(f64, f64)> {
-        outcome
-            .windows
-            .iter()
-            .map(|w| (w.end.as_secs_f64(), f(w) as f64 / 1e6 / window_secs))
-            .collect()
+        outcome.windows.iter().map(|w| (w.end.as_secs_f64(), f(w) as f64 / 1e6 / window_secs)).collect()
     };
     let fine_secs = outcome.fine_bin.as_secs_f64();
     let fine = |i: usize| -> Vec<(f64, f64)> {
@@ -110,24 +207,16 @@ fn io_report(scenario: &Scenario, outcome: &IoOutcome, stats: &StatSet) -> Repor
             })
             .collect()
     };
-    let guaranteed = HLine {
-        label: format!("guaranteed {}", nvme.guaranteed),
-        y: nvme.guaranteed.as_mb_per_sec_f64(),
-    };
+    let guaranteed = HLine { label: format!("guaranteed {}", nvme.guaranteed), y: nvme.guaranteed.as_mb_per_sec_f64() };
     let ms: Vec<f64> = outcome.latencies.iter().map(|t| t.as_ms_f64()).collect();
     let markers = [(50, "p50"), (95, "p95"), (99, "p99")]
         .iter()
-        .filter_map(|&(p, name)| {
-            percentile(&outcome.latencies, p).map(|t| (name.to_string(), t.as_ms_f64()))
-        })
+        .filter_map(|&(p, name)| percentile(&outcome.latencies, p).map(|t| (name.to_string(), t.as_ms_f64())))
         .collect();
     Report {
         title: format!("sfsim run: {}", scenario.name),
         subtitle: if scenario.description.is_empty() {
-            format!(
-                "IO workload, {} simulated, seed {}",
-                scenario.duration, scenario.seed
-            )
+            format!("IO workload, {} simulated, seed {}", scenario.duration, scenario.seed)
         } else {
             scenario.description.clone()
         },
@@ -138,18 +227,9 @@ fn io_report(scenario: &Scenario, outcome: &IoOutcome, stats: &StatSet) -> Repor
                 x_label: "simulated time (s)".into(),
                 y_label: "MB/s".into(),
                 series: vec![
-                    Series {
-                        label: "NVMe read".into(),
-                        points: per_window(|w| w.nvme_bytes),
-                    },
-                    Series {
-                        label: "MDU in".into(),
-                        points: per_window(|w| w.mdu_in_bytes),
-                    },
-                    Series {
-                        label: "MDU out".into(),
-                        points: per_window(|w| w.mdu_out_bytes),
-                    },
+                    Series { label: "NVMe read".into(), points: per_window(|w| w.nvme_bytes) },
+                    Series { label: "MDU in".into(), points: per_window(|w| w.mdu_in_bytes) },
+                    Series { label: "MDU out".into(), points: per_window(|w| w.mdu_out_bytes) },
                 ],
                 hlines: vec![guaranteed.clone()],
                 log_x: false,
@@ -160,21 +240,12 @@ fn io_report(scenario: &Scenario, outcome: &IoOutcome, stats: &StatSet) -> Repor
                 x_label: "simulated time (s)".into(),
                 y_label: "MB/s".into(),
                 series: vec![
-                    Series {
-                        label: "NVMe read".into(),
-                        points: fine(0),
-                    },
-                    Series {
-                        label: "MDU in".into(),
-                        points: fine(1),
-                    },
+                    Series { label: "NVMe read".into(), points: fine(0) },
+                    Series { label: "MDU in".into(), points: fine(1) },
                 ],
                 hlines: vec![
                     guaranteed,
-                    HLine {
-                        label: format!("peak {}", nvme.peak),
-                        y: nvme.peak.as_mb_per_sec_f64(),
-                    },
+                    HLine { label: format!("peak {}", nvme.peak), y: nvme.peak.as_mb_per_sec_f64() },
                 ],
                 log_x: false,
             }),
@@ -196,22 +267,10 @@ fn io_report(scenario: &Scenario, outcome: &IoOutcome, stats: &StatSet) -> Repor
             })
             .collect(),
         files: vec![
-            (
-                "resolved.ron".into(),
-                "the scenario with every default filled in".into(),
-            ),
-            (
-                "stats.json".into(),
-                "every stat with unit and description".into(),
-            ),
-            (
-                "windows.csv".into(),
-                format!("throughput per {} window", nvme.window),
-            ),
-            (
-                "throughput.csv".into(),
-                format!("throughput per {} bin", outcome.fine_bin),
-            ),
+            ("resolved.ron".into(), "the scenario with every default filled in".into()),
+            ("stats.json".into(), "every stat with unit and description".into()),
+            ("windows.csv".into(), format!("throughput per {} window", nvme.window)),
+            ("throughput.csv".into(), format!("throughput per {} bin", outcome.fine_bin)),
         ],
     }
 }

@@ -3,7 +3,8 @@
 
 use crate::scenario::{Scenario, Workload};
 use crate::stats::StatSet;
-use crate::workload::io::{self, IoOutcome, RunError};
+use crate::workload::io::{self, IoOutcome};
+use crate::workload::render::{self, RenderError, RenderOutcome};
 use sfsim_models::units::Time;
 use std::time::Instant;
 
@@ -21,8 +22,23 @@ impl Default for RunOptions {
     }
 }
 
+/// What a run measured, by workload kind.
+pub enum Outcome {
+    Io(IoOutcome),
+    Render(RenderOutcome),
+}
+
+/// A run could not complete.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Io(#[from] io::RunError),
+    #[error(transparent)]
+    Render(#[from] RenderError),
+}
+
 pub struct RunResult {
-    pub outcome: IoOutcome,
+    pub outcome: Outcome,
     /// The outcome's stats plus, if asked for, the host figures.
     pub stats: StatSet,
 }
@@ -34,18 +50,21 @@ pub fn run(
     progress: &mut dyn FnMut(Time, Time),
 ) -> Result<RunResult, RunError> {
     let started = Instant::now();
-    let outcome = match &scenario.workload {
-        Workload::Io(cfg) => io::run(scenario, cfg, progress)?,
+    let (outcome, mut stats, events) = match &scenario.workload {
+        Workload::Io(cfg) => {
+            let o = io::run(scenario, cfg, progress)?;
+            let (stats, events) = (o.stats.clone(), o.events);
+            (Outcome::Io(o), stats, events)
+        }
+        Workload::Render(cfg) => {
+            let o = render::run(scenario.duration, scenario.seed, &scenario.base_dir, cfg, progress)?;
+            let (stats, events) = (o.stats.clone(), o.events);
+            (Outcome::Render(o), stats, events)
+        }
     };
     let wall = started.elapsed().as_secs_f64().max(1e-9);
-    let mut stats = outcome.stats.clone();
     if options.host_stats {
-        stats.push(
-            "host.wall_seconds",
-            Some(wall),
-            "s",
-            "wall-clock time of the simulation (not deterministic)",
-        );
+        stats.push("host.wall_seconds", Some(wall), "s", "wall-clock time of the simulation (not deterministic)");
         stats.push(
             "host.sim_speed",
             Some(scenario.duration.as_secs_f64() / wall),
@@ -54,16 +73,11 @@ pub fn run(
         );
         stats.push(
             "host.events_per_second",
-            Some(outcome.events as f64 / wall),
+            Some(events as f64 / wall),
             "events/s",
             "kernel events per wall-clock second (not deterministic)",
         );
     }
-    stats.push(
-        "sim.events",
-        Some(outcome.events as f64),
-        "count",
-        "kernel events processed",
-    );
+    stats.push("sim.events", Some(events as f64), "count", "kernel events processed");
     Ok(RunResult { outcome, stats })
 }

@@ -1,6 +1,7 @@
 //! The command line: `sfsim run`, `sfsim sweep`.
 
 mod camera;
+mod frame;
 mod run;
 mod sweep;
 
@@ -8,11 +9,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(
-    name = "sfsim",
-    version,
-    about = "Simulator of the Xbox Series X|S texture-streaming path"
-)]
+#[command(name = "sfsim", version, about = "Simulator of the Xbox Series X|S texture-streaming path")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -24,6 +21,9 @@ enum Command {
     Run(run::RunArgs),
     /// Run a scenario once per value of one parameter and tabulate chosen stats.
     Sweep(sweep::SweepArgs),
+    /// Draw one frame of a Render scenario: desired-LOD and MinMip overlay views, feedback
+    /// and MinMip map pictures.
+    Frame(frame::FrameArgs),
     /// Camera paths: record a generator's output to a file that replays identically.
     #[command(subcommand)]
     Camera(camera::CameraCommand),
@@ -36,6 +36,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run::execute(args),
         Command::Sweep(args) => sweep::execute(args),
         Command::Camera(command) => camera::execute(command),
+        Command::Frame(args) => frame::execute(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,4 +1,4 @@
-use crate::output::write_io_run;
+use crate::output::write_run;
 use crate::run::{run, RunOptions};
 use crate::scenario::{Override, Scenario};
 use anyhow::Context;
@@ -34,11 +34,7 @@ pub(super) struct Progress {
 
 impl Progress {
     pub(super) fn new(quiet: bool) -> Self {
-        Progress {
-            started: Instant::now(),
-            bar: None,
-            quiet,
-        }
+        Progress { started: Instant::now(), bar: None, quiet }
     }
 
     pub(super) fn update(&mut self, now: Time, end: Time) {
@@ -48,18 +44,12 @@ impl Progress {
         let bar = self.bar.get_or_insert_with(|| {
             let bar = ProgressBar::new(1000);
             bar.set_style(
-                ProgressStyle::with_template(
-                    "{spinner} simulated {msg} [{bar:40}] {percent}% eta {eta}",
-                )
-                .expect("valid template"),
+                ProgressStyle::with_template("{spinner} simulated {msg} [{bar:40}] {percent}% eta {eta}")
+                    .expect("valid template"),
             );
             bar
         });
-        bar.set_message(format!(
-            "{:.2}s / {:.2}s",
-            now.as_secs_f64(),
-            end.as_secs_f64()
-        ));
+        bar.set_message(format!("{:.2}s / {:.2}s", now.as_secs_f64(), end.as_secs_f64()));
         bar.set_position(((now.0 as u128 * 1000) / end.0.max(1) as u128) as u64);
     }
 
@@ -72,21 +62,13 @@ impl Progress {
 
 pub fn execute(args: RunArgs) -> anyhow::Result<()> {
     let scenario = Scenario::load(&args.file, &args.set)?;
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("reports/out").join(&scenario.name));
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("reports/out").join(&scenario.name));
     let mut progress = Progress::new(args.quiet);
-    let result = run(
-        &scenario,
-        RunOptions {
-            host_stats: !args.no_host_stats,
-        },
-        &mut |now, end| progress.update(now, end),
-    )
-    .with_context(|| format!("{}: run failed", args.file.display()))?;
+    let result =
+        run(&scenario, RunOptions { host_stats: !args.no_host_stats }, &mut |now, end| progress.update(now, end))
+            .with_context(|| format!("{}: run failed", args.file.display()))?;
     progress.finish();
-    write_io_run(&out, &scenario, &result.outcome, &result.stats)?;
+    write_run(&out, &scenario, &result.outcome, &result.stats)?;
     if !args.quiet {
         let show = [
             "nvme.throughput",
@@ -97,11 +79,7 @@ pub fn execute(args: RunArgs) -> anyhow::Result<()> {
             "request.latency.p99",
             "host.sim_speed",
         ];
-        for s in result
-            .stats
-            .iter()
-            .filter(|s| show.contains(&s.name.as_str()))
-        {
+        for s in result.stats.iter().filter(|s| show.contains(&s.name.as_str())) {
             let value = s.value.map_or("n/a".to_string(), |v| format!("{v:.3}"));
             println!("{:<24} {:>12} {}", s.name, value, s.unit);
         }

@@ -26,11 +26,7 @@ ul.files li{margin:.2rem 0}\
 /// Renders the page; `stems[i]` is the (sanitized, unique) file stem of
 /// `report.plots[i]`.
 pub(super) fn render(report: &Report, stems: &[String]) -> String {
-    let title = if report.title.trim().is_empty() {
-        "Report"
-    } else {
-        report.title.as_str()
-    };
+    let title = if report.title.trim().is_empty() { "Report" } else { report.title.as_str() };
     let mut h = String::with_capacity(4096);
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     h.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
@@ -55,11 +51,7 @@ pub(super) fn render(report: &Report, stems: &[String]) -> String {
         h.push_str("<section>\n<h2>Plots</h2>\n");
         for (plot, stem) in report.plots.iter().zip(stems) {
             let stem = escape(stem);
-            let name = if plot.title().is_empty() {
-                stem.clone()
-            } else {
-                escape(plot.title())
-            };
+            let name = if plot.title().is_empty() { stem.clone() } else { escape(plot.title()) };
             let _ = writeln!(
                 h,
                 "<figure id=\"{stem}\">\n<img src=\"{stem}.png\" alt=\"{name}\" width=\"{}\" \
@@ -75,12 +67,7 @@ pub(super) fn render(report: &Report, stems: &[String]) -> String {
     if !report.files.is_empty() {
         h.push_str("<section>\n<h2>Files</h2>\n<ul class=\"files\">\n");
         for (file, description) in &report.files {
-            let _ = write!(
-                h,
-                "<li><a href=\"{}\">{}</a>",
-                escape(&percent_encode(file)),
-                escape(file)
-            );
+            let _ = write!(h, "<li><a href=\"{}\">{}</a>", escape(&percent_encode(file)), escape(file));
             if !description.is_empty() {
                 let _ = write!(h, " &mdash; {}", escape(description));
             }

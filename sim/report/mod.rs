@@ -31,6 +31,8 @@
 mod html;
 mod plot;
 
+pub(crate) use plot::ensure_font;
+
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -75,10 +77,7 @@ pub struct Series {
 impl Series {
     /// Convenience constructor.
     pub fn new(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
-        Self {
-            label: label.into(),
-            points,
-        }
+        Self { label: label.into(), points }
     }
 }
 
@@ -95,10 +94,7 @@ pub struct HLine {
 impl HLine {
     /// Convenience constructor.
     pub fn new(label: impl Into<String>, y: f64) -> Self {
-        Self {
-            label: label.into(),
-            y,
-        }
+        Self { label: label.into(), y }
     }
 }
 
@@ -210,10 +206,7 @@ pub fn write_report(report: &Report, out_dir: &Path) -> Result<Vec<PathBuf>, Rep
     }
     let index = out_dir.join("index.html");
     let page = html::render(report, &stems);
-    std::fs::write(&index, page).map_err(|source| ReportError::Io {
-        path: index.clone(),
-        source,
-    })?;
+    std::fs::write(&index, page).map_err(|source| ReportError::Io { path: index.clone(), source })?;
     written.push(index);
     Ok(written)
 }
@@ -230,16 +223,8 @@ pub fn write_plot(plot: &Plot, out_dir: &Path) -> Result<Vec<PathBuf>, ReportErr
 /// `_` and `.` become `_`, leading dots are removed, the result is cut to 100
 /// bytes, and an empty result becomes `"plot"`.
 pub fn sanitize_stem(stem: &str) -> String {
-    let s: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let s: String =
+        stem.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' }).collect();
     let s = s.trim_start_matches('.');
     let s = &s[..s.len().min(100)];
     if s.is_empty() {
@@ -320,10 +305,7 @@ fn trim_fraction(s: &str) -> &str {
 }
 
 fn create_dir(dir: &Path) -> Result<(), ReportError> {
-    std::fs::create_dir_all(dir).map_err(|source| ReportError::Io {
-        path: dir.to_path_buf(),
-        source,
-    })
+    std::fs::create_dir_all(dir).map_err(|source| ReportError::Io { path: dir.to_path_buf(), source })
 }
 
 #[cfg(test)]
@@ -344,11 +326,7 @@ mod tests {
                 Some("png") => assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "{}", p.display()),
                 Some("svg") => {
                     let text = String::from_utf8(bytes).unwrap();
-                    assert!(
-                        text.contains("<svg") && text.contains("</svg>"),
-                        "{}",
-                        p.display()
-                    );
+                    assert!(text.contains("<svg") && text.contains("</svg>"), "{}", p.display());
                 }
                 Some("html") => {}
                 other => panic!("unexpected file type {other:?}"),
@@ -392,25 +370,14 @@ mod tests {
     fn report_with_every_plot_kind() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("nested/out");
-        let pts: Vec<(f64, f64)> = (0..500)
-            .map(|i| (i as f64, (i as f64 / 20.0).sin()))
-            .collect();
+        let pts: Vec<(f64, f64)> = (0..500).map(|i| (i as f64, (i as f64 / 20.0).sin())).collect();
         let samples: Vec<f64> = (0..1000).map(|i| ((i * 37) % 101) as f64 / 7.0).collect();
         let report = Report {
             title: "Run".into(),
             subtitle: "seed 1".into(),
             plots: vec![
-                line(
-                    "thr",
-                    vec![Series::new("ssd", pts)],
-                    vec![HLine::new("guaranteed", 0.5)],
-                    false,
-                ),
-                cdf(
-                    "lat-cdf",
-                    samples.clone(),
-                    vec![("p50".into(), 7.0), ("p99".into(), 14.0)],
-                ),
+                line("thr", vec![Series::new("ssd", pts)], vec![HLine::new("guaranteed", 0.5)], false),
+                cdf("lat-cdf", samples.clone(), vec![("p50".into(), 7.0), ("p99".into(), 14.0)]),
                 hist("lat-hist", samples, 20),
             ],
             stats: vec![StatRow {
@@ -422,21 +389,11 @@ mod tests {
             files: vec![("run.json".into(), "raw results".into())],
         };
         let written = write_report(&report, &out).unwrap();
-        let names: Vec<String> = written
-            .iter()
-            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
-            .collect();
+        let names: Vec<String> =
+            written.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
         assert_eq!(
             names,
-            [
-                "thr.png",
-                "thr.svg",
-                "lat-cdf.png",
-                "lat-cdf.svg",
-                "lat-hist.png",
-                "lat-hist.svg",
-                "index.html"
-            ]
+            ["thr.png", "thr.svg", "lat-cdf.png", "lat-cdf.svg", "lat-hist.png", "lat-hist.svg", "index.html"]
         );
         assert!(written.iter().all(|p| p.starts_with(&out)));
         check_files(&written);
@@ -449,9 +406,7 @@ mod tests {
         assert!(html.contains("<meta charset=\"utf-8\">"));
         assert!(html.contains("1988") && html.contains("MB/s"));
         assert!(html.contains("href=\"run.json\""));
-        assert!(
-            !html.contains("http://") && !html.contains("https://") && !html.contains("<script")
-        );
+        assert!(!html.contains("http://") && !html.contains("https://") && !html.contains("<script"));
         // Text is drawn: the SVG carries the title, the labels and the legend.
         let svg = String::from_utf8(read(&out.join("thr.svg"))).unwrap();
         for text in ["thr title", "time [ms]", "MB/s", "ssd", "guaranteed"] {
@@ -472,76 +427,33 @@ mod tests {
                 vec![HLine::new("h", nan)],
                 false,
             ),
-            line(
-                "single",
-                vec![Series::new("a", vec![(3.0, 4.0)])],
-                vec![],
-                false,
-            ),
-            line(
-                "single-log",
-                vec![Series::new("a", vec![(3.0, 4.0)])],
-                vec![],
-                true,
-            ),
+            line("single", vec![Series::new("a", vec![(3.0, 4.0)])], vec![], false),
+            line("single-log", vec![Series::new("a", vec![(3.0, 4.0)])], vec![], true),
             line(
                 "equal",
                 vec![Series::new("a", vec![(1.0, 7.0), (2.0, 7.0), (3.0, 7.0)])],
                 vec![HLine::new("h", 7.0)],
                 false,
             ),
-            line(
-                "zeros",
-                vec![Series::new("a", vec![(0.0, 0.0), (0.0, 0.0)])],
-                vec![],
-                false,
-            ),
-            line(
-                "log-nonpos",
-                vec![Series::new("a", vec![(-1.0, 1.0), (0.0, 2.0)])],
-                vec![],
-                true,
-            ),
+            line("zeros", vec![Series::new("a", vec![(0.0, 0.0), (0.0, 0.0)])], vec![], false),
+            line("log-nonpos", vec![Series::new("a", vec![(-1.0, 1.0), (0.0, 2.0)])], vec![], true),
             line(
                 "huge",
-                vec![Series::new(
-                    "a",
-                    vec![(-1e308, -1e308), (1e308, 1e308), (f64::MAX, f64::MIN)],
-                )],
+                vec![Series::new("a", vec![(-1e308, -1e308), (1e308, 1e308), (f64::MAX, f64::MIN)])],
                 vec![],
                 false,
             ),
             line(
                 "huge-log",
-                vec![Series::new(
-                    "a",
-                    vec![(1e-320, 1.0), (1e-300, 2.0), (1e300, 3.0), (f64::MAX, 4.0)],
-                )],
+                vec![Series::new("a", vec![(1e-320, 1.0), (1e-300, 2.0), (1e300, 3.0), (f64::MAX, 4.0)])],
                 vec![],
                 true,
             ),
-            line(
-                "tiny",
-                vec![Series::new("a", vec![(1e-310, 1e-310), (2e-310, 3e-310)])],
-                vec![],
-                false,
-            ),
-            line(
-                "close",
-                vec![Series::new(
-                    "a",
-                    vec![(1e15, 1e15), (1e15 + 0.125, 1e15 + 0.25)],
-                )],
-                vec![],
-                false,
-            ),
+            line("tiny", vec![Series::new("a", vec![(1e-310, 1e-310), (2e-310, 3e-310)])], vec![], false),
+            line("close", vec![Series::new("a", vec![(1e15, 1e15), (1e15 + 0.125, 1e15 + 0.25)])], vec![], false),
             line("only-hline", vec![], vec![HLine::new("h", 5.0)], false),
             cdf("cdf-empty", vec![], vec![]),
-            cdf(
-                "cdf-nan",
-                vec![nan, inf, -inf],
-                vec![("p50".into(), nan), ("p99".into(), 3.0)],
-            ),
+            cdf("cdf-nan", vec![nan, inf, -inf], vec![("p50".into(), nan), ("p99".into(), 3.0)]),
             cdf("cdf-single", vec![2.5], vec![("p50".into(), 2.5)]),
             cdf("cdf-equal", vec![1.0; 100], vec![]),
             hist("hist-empty", vec![], 0),
@@ -551,10 +463,7 @@ mod tests {
             hist("hist-huge-bins", vec![1.0, 2.0, 3.0], usize::MAX),
             hist("hist-extreme", vec![-1e308, 1e308, f64::MAX, f64::MIN], 5),
         ];
-        let report = Report {
-            plots: plots.clone(),
-            ..Default::default()
-        };
+        let report = Report { plots: plots.clone(), ..Default::default() };
         let written = write_report(&report, dir.path()).unwrap();
         assert_eq!(written.len(), plots.len() * 2 + 1);
         check_files(&written);
@@ -580,30 +489,16 @@ mod tests {
                 bins: 2,
             })],
             stats: vec![
-                StatRow {
-                    name: evil.into(),
-                    value: None,
-                    unit: evil.into(),
-                    description: evil.into(),
-                },
-                StatRow {
-                    name: "nan".into(),
-                    value: Some(f64::NAN),
-                    ..Default::default()
-                },
+                StatRow { name: evil.into(), value: None, unit: evil.into(), description: evil.into() },
+                StatRow { name: "nan".into(), value: Some(f64::NAN), ..Default::default() },
             ],
-            files: vec![
-                ("a b&c.csv".into(), evil.into()),
-                ("javascript:alert(1)".into(), String::new()),
-            ],
+            files: vec![("a b&c.csv".into(), evil.into()), ("javascript:alert(1)".into(), String::new())],
         };
         write_report(&report, dir.path()).unwrap();
         let html = String::from_utf8(read(&dir.path().join("index.html"))).unwrap();
         assert!(!html.contains("<script"));
         assert!(!html.contains("'q'"));
-        assert!(
-            html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;")
-        );
+        assert!(html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;"));
         assert_eq!(html.matches("n/a").count(), 2);
         assert!(html.contains("href=\"a%20b%26c.csv\""));
         assert!(html.contains("href=\"javascript%3Aalert%281%29\""));
@@ -618,12 +513,7 @@ mod tests {
         assert_eq!(sanitize_stem("../x"), "_x");
         assert_eq!(sanitize_stem(""), "plot");
         assert_eq!(sanitize_stem("..."), "plot");
-        let plots = vec![
-            hist("a", vec![], 0),
-            hist("a", vec![], 0),
-            hist("a-2", vec![], 0),
-            hist("", vec![], 0),
-        ];
+        let plots = vec![hist("a", vec![], 0), hist("a", vec![], 0), hist("a-2", vec![], 0), hist("", vec![], 0)];
         assert_eq!(unique_stems(&plots), ["a", "a-2", "a-2-2", "plot"]);
     }
 
@@ -652,18 +542,8 @@ mod tests {
     #[test]
     fn decimation_keeps_extremes_and_is_bounded() {
         let n = 100_000;
-        let pts: Vec<(f64, f64)> = (0..n)
-            .map(|i| {
-                (
-                    i as f64,
-                    if i == 54_321 {
-                        1e6
-                    } else {
-                        ((i * 7919) % 1000) as f64
-                    },
-                )
-            })
-            .collect();
+        let pts: Vec<(f64, f64)> =
+            (0..n).map(|i| (i as f64, if i == 54_321 { 1e6 } else { ((i * 7919) % 1000) as f64 })).collect();
         let d = plot::decimate(&pts, (0.0, (n - 1) as f64), 1024, false);
         assert!(d.len() <= 4 * 1024, "{}", d.len());
         assert!(d.contains(&(54_321.0, 1e6)));
@@ -676,17 +556,10 @@ mod tests {
     #[test]
     fn large_series_render_quickly() {
         let dir = tempfile::tempdir().unwrap();
-        let pts: Vec<(f64, f64)> = (0..100_000)
-            .map(|i| (i as f64, ((i * 7919) % 1000) as f64))
-            .collect();
+        let pts: Vec<(f64, f64)> = (0..100_000).map(|i| (i as f64, ((i * 7919) % 1000) as f64)).collect();
         let samples: Vec<f64> = pts.iter().map(|p| p.1).collect();
         let plots = [
-            line(
-                "big",
-                vec![Series::new("a", pts.clone()), Series::new("b", pts)],
-                vec![],
-                false,
-            ),
+            line("big", vec![Series::new("a", pts.clone()), Series::new("b", pts)], vec![], false),
             cdf("big-cdf", samples.clone(), vec![]),
             hist("big-hist", samples, 0),
         ];

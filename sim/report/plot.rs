@@ -13,9 +13,7 @@ use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{
-    format_value, CdfPlot, HistogramPlot, LinePlot, Plot, ReportError, PLOT_HEIGHT, PLOT_WIDTH,
-};
+use super::{format_value, CdfPlot, HistogramPlot, LinePlot, Plot, ReportError, PLOT_HEIGHT, PLOT_WIDTH};
 
 /// Font family used for every text element (registered from the bundled TTF).
 const FONT: &str = "sans-serif";
@@ -51,7 +49,7 @@ static FONT_ONCE: Once = Once::new();
 static FONT_OK: AtomicBool = AtomicBool::new(false);
 
 /// Registers the bundled DejaVu Sans as the `sans-serif` family (once).
-fn ensure_font() -> bool {
+pub(crate) fn ensure_font() -> bool {
     FONT_ONCE.call_once(|| {
         let ok = plotters::style::register_font(
             FONT,
@@ -79,29 +77,20 @@ pub(super) fn render(plot: &Plot, out_dir: &Path, stem: &str) -> Result<Vec<Path
 
     // Creating the file first reports IO problems as `ReportError::Io`; the
     // bitmap backend only reports them as opaque image errors.
-    std::fs::File::create(&png).map_err(|source| ReportError::Io {
-        path: png.clone(),
-        source,
-    })?;
+    std::fs::File::create(&png).map_err(|source| ReportError::Io { path: png.clone(), source })?;
     {
         let root = BitMapBackend::new(&png, (PLOT_WIDTH, PLOT_HEIGHT)).into_drawing_area();
-        let drawn = prepared
-            .draw(&root, SEGMENTED)
-            .and_then(|()| root.present());
+        let drawn = prepared.draw(&root, SEGMENTED).and_then(|()| root.present());
         drawn.map_err(|e| draw_error(&png, e))?;
     }
 
     let mut text = String::new();
     {
-        let root =
-            SVGBackend::with_string(&mut text, (PLOT_WIDTH, PLOT_HEIGHT)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut text, (PLOT_WIDTH, PLOT_HEIGHT)).into_drawing_area();
         let drawn = prepared.draw(&root, POLYLINE).and_then(|()| root.present());
         drawn.map_err(|e| draw_error(&svg, e))?;
     }
-    std::fs::write(&svg, text).map_err(|source| ReportError::Io {
-        path: svg.clone(),
-        source,
-    })?;
+    std::fs::write(&svg, text).map_err(|source| ReportError::Io { path: svg.clone(), source })?;
     Ok(vec![png, svg])
 }
 
@@ -112,10 +101,7 @@ const SEGMENTED: bool = true;
 const POLYLINE: bool = false;
 
 fn draw_error(path: &Path, e: impl std::fmt::Display) -> ReportError {
-    ReportError::Draw {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    }
+    ReportError::Draw { path: path.to_path_buf(), message: e.to_string() }
 }
 
 type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
@@ -179,35 +165,18 @@ impl Prepared {
         }
     }
 
-    fn draw<DB: DrawingBackend>(
-        &self,
-        root: &DrawingArea<DB, Shift>,
-        segmented: bool,
-    ) -> DrawResult<DB> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, segmented: bool) -> DrawResult<DB> {
         root.fill(&WHITE)?;
         let common = match self {
-            Prepared::Line { common, .. }
-            | Prepared::Cdf { common, .. }
-            | Prepared::Histogram { common, .. } => common,
+            Prepared::Line { common, .. } | Prepared::Cdf { common, .. } | Prepared::Histogram { common, .. } => common,
         };
         let mut builder = ChartBuilder::on(root);
-        builder
-            .margin(16)
-            .margin_right(32)
-            .x_label_area_size(56)
-            .y_label_area_size(88);
+        builder.margin(16).margin_right(32).x_label_area_size(56).y_label_area_size(88);
         if !common.title.is_empty() {
             builder.caption(one_line(&common.title), (FONT, 26).into_font());
         }
         match self {
-            Prepared::Line {
-                common,
-                log_x,
-                x,
-                y,
-                lines,
-                hlines,
-            } => {
+            Prepared::Line { common, log_x, x, y, lines, hlines } => {
                 if *log_x {
                     let chart = builder.build_cartesian_2d((x.0..x.1).log_scale(), y.0..y.1)?;
                     draw_line_chart(chart, common, *x, lines, hlines, segmented)?;
@@ -216,17 +185,10 @@ impl Prepared {
                     draw_line_chart(chart, common, *x, lines, hlines, segmented)?;
                 }
             }
-            Prepared::Cdf {
-                common,
-                x,
-                curve,
-                markers,
-            } => {
+            Prepared::Cdf { common, x, curve, markers } => {
                 let (y0, y1) = (-0.02, 1.02);
                 let mut chart = builder.build_cartesian_2d(x.0..x.1, y0..y1)?;
-                draw_mesh(&mut chart, common, &|v| format_tick(*v), &|v| {
-                    format_tick(*v)
-                })?;
+                draw_mesh(&mut chart, common, &|v| format_tick(*v), &|v| format_tick(*v))?;
                 let mut legend = 0;
                 if common.has_data {
                     legend += draw_line(&mut chart, curve, segmented)?;
@@ -237,29 +199,21 @@ impl Prepared {
                 }
                 finish(chart, common, legend)?;
             }
-            Prepared::Histogram {
-                common,
-                x,
-                y_max,
-                legend,
-                bars,
-            } => {
+            Prepared::Histogram { common, x, y_max, legend, bars } => {
                 let mut chart = builder.build_cartesian_2d(x.0..x.1, 0u64..*y_max)?;
                 draw_mesh(&mut chart, common, &|v| format_tick(*v), &|v| v.to_string())?;
                 let mut entries = 0;
                 if common.has_data {
                     let color = PALETTE[0];
                     chart
-                        .draw_series(bars.iter().map(|&(l, r, n)| {
-                            Rectangle::new([(l, 0), (r, n)], color.mix(0.75).filled())
-                        }))?
+                        .draw_series(
+                            bars.iter().map(|&(l, r, n)| Rectangle::new([(l, 0), (r, n)], color.mix(0.75).filled())),
+                        )?
                         .label(one_line(legend))
-                        .legend(move |(x, y)| {
-                            Rectangle::new([(x, y - 6), (x + 20, y + 6)], color.mix(0.75).filled())
-                        });
-                    chart.draw_series(bars.iter().map(|&(l, r, n)| {
-                        Rectangle::new([(l, 0), (r, n)], color.stroke_width(1))
-                    }))?;
+                        .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 20, y + 6)], color.mix(0.75).filled()));
+                    chart.draw_series(
+                        bars.iter().map(|&(l, r, n)| Rectangle::new([(l, 0), (r, n)], color.stroke_width(1))),
+                    )?;
                     entries += 1;
                 }
                 finish(chart, common, entries)?;
@@ -270,23 +224,14 @@ impl Prepared {
 }
 
 fn prepare_line(p: &LinePlot) -> Prepared {
-    let keep = |&(x, y): &(f64, f64)| {
-        x.is_finite() && y.is_finite() && (!p.log_x || (LOG_MIN..=LOG_MAX).contains(&x))
-    };
-    let filtered: Vec<Vec<(f64, f64)>> = p
-        .series
-        .iter()
-        .map(|s| s.points.iter().copied().filter(keep).collect())
-        .collect();
+    let keep = |&(x, y): &(f64, f64)| x.is_finite() && y.is_finite() && (!p.log_x || (LOG_MIN..=LOG_MAX).contains(&x));
+    let filtered: Vec<Vec<(f64, f64)>> =
+        p.series.iter().map(|s| s.points.iter().copied().filter(keep).collect()).collect();
     let xs = filtered.iter().flatten().map(|p| p.0);
     let hline_ys = p.hlines.iter().map(|h| h.y).filter(|y| y.is_finite());
     let ys = filtered.iter().flatten().map(|p| p.1).chain(hline_ys);
     let has_data = filtered.iter().any(|s| !s.is_empty());
-    let x = if p.log_x {
-        log_range(min_max(xs))
-    } else {
-        pad_range(min_max(xs), 0.0)
-    };
+    let x = if p.log_x { log_range(min_max(xs)) } else { pad_range(min_max(xs), 0.0) };
     let y = pad_range(min_max(ys), 0.05);
     let lines = p
         .series
@@ -312,12 +257,7 @@ fn prepare_line(p: &LinePlot) -> Prepared {
         })
         .collect();
     Prepared::Line {
-        common: Common {
-            title: p.title.clone(),
-            x_label: p.x_label.clone(),
-            y_label: p.y_label.clone(),
-            has_data,
-        },
+        common: Common { title: p.title.clone(), x_label: p.x_label.clone(), y_label: p.y_label.clone(), has_data },
         log_x: p.log_x,
         x,
         y,
@@ -327,20 +267,10 @@ fn prepare_line(p: &LinePlot) -> Prepared {
 }
 
 fn prepare_cdf(p: &CdfPlot) -> Prepared {
-    let mut xs: Vec<f64> = p
-        .samples
-        .iter()
-        .copied()
-        .filter(|v| v.is_finite())
-        .collect();
+    let mut xs: Vec<f64> = p.samples.iter().copied().filter(|v| v.is_finite()).collect();
     xs.sort_by(f64::total_cmp);
     let skipped = p.samples.len() - xs.len();
-    let markers: Vec<(String, f64)> = p
-        .markers
-        .iter()
-        .filter(|(_, v)| v.is_finite())
-        .cloned()
-        .collect();
+    let markers: Vec<(String, f64)> = p.markers.iter().filter(|(_, v)| v.is_finite()).cloned().collect();
     let all = xs.iter().copied().chain(markers.iter().map(|m| m.1));
     let x = pad_range(min_max(all), 0.02);
 
@@ -383,12 +313,7 @@ fn prepare_cdf(p: &CdfPlot) -> Prepared {
 }
 
 fn prepare_histogram(p: &HistogramPlot) -> Prepared {
-    let xs: Vec<f64> = p
-        .samples
-        .iter()
-        .copied()
-        .filter(|v| v.is_finite())
-        .collect();
+    let xs: Vec<f64> = p.samples.iter().copied().filter(|v| v.is_finite()).collect();
     let skipped = p.samples.len() - xs.len();
     let data = min_max(xs.iter().copied());
     let (axis_lo, axis_hi) = pad_range(data, 0.0);
@@ -420,11 +345,7 @@ fn prepare_histogram(p: &HistogramPlot) -> Prepared {
     let mut counts = vec![0u64; bins];
     for &v in &xs {
         let i = ((v - lo) / width).floor();
-        let i = if i.is_nan() {
-            0.0
-        } else {
-            i.clamp(0.0, (bins - 1) as f64)
-        };
+        let i = if i.is_nan() { 0.0 } else { i.clamp(0.0, (bins - 1) as f64) };
         counts[i as usize] += 1;
     }
     let bars: Vec<(f64, f64, u64)> = counts
@@ -515,12 +436,7 @@ pub(super) fn log_range(r: Option<(f64, f64)>) -> (f64, f64) {
 /// Deterministic min/max decimation: consecutive points falling into the
 /// same of `columns` x buckets are reduced to (first, min y, max y, last) in
 /// their original order. Series with at most `4 * columns` points are kept.
-pub(super) fn decimate(
-    points: &[(f64, f64)],
-    x: (f64, f64),
-    columns: usize,
-    log_x: bool,
-) -> Vec<(f64, f64)> {
+pub(super) fn decimate(points: &[(f64, f64)], x: (f64, f64), columns: usize, log_x: bool) -> Vec<(f64, f64)> {
     let columns = columns.max(1);
     if points.len() <= 4 * columns {
         return points.to_vec();
@@ -569,11 +485,7 @@ pub(super) fn decimate(
 /// large or small magnitudes.
 pub(super) fn format_tick(v: f64) -> String {
     if v == 0.0 || !v.is_finite() {
-        return if v.is_nan() {
-            String::new()
-        } else {
-            format!("{}", v.abs())
-        };
+        return if v.is_nan() { String::new() } else { format!("{}", v.abs()) };
     }
     let a = v.abs();
     if !(1e-3..1e6).contains(&a) {
@@ -608,9 +520,7 @@ where
     DB: DrawingBackend + 'a,
     X: Ranged<ValueType = f64> + ValueFormatter<f64>,
 {
-    draw_mesh(&mut chart, common, &|v| format_tick(*v), &|v| {
-        format_tick(*v)
-    })?;
+    draw_mesh(&mut chart, common, &|v| format_tick(*v), &|v| format_tick(*v))?;
     let mut legend = 0;
     for line in lines {
         legend += draw_line(&mut chart, line, segmented)?;
@@ -666,10 +576,7 @@ where
     let style = line.color.stroke_width(2);
     let pts = &line.points;
     let anno = if segmented {
-        chart.draw_series(
-            pts.windows(2)
-                .map(|w| PathElement::new(vec![w[0], w[1]], style)),
-        )?
+        chart.draw_series(pts.windows(2).map(|w| PathElement::new(vec![w[0], w[1]], style)))?
     } else {
         chart.draw_series(LineSeries::new(pts.iter().copied(), style))?
     };
@@ -682,8 +589,7 @@ where
                     + Circle::new((10, 0), 3, style.filled())
             });
         } else {
-            anno.label(line.label.as_str())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+            anno.label(line.label.as_str()).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
         }
     }
     if dots {
@@ -716,11 +622,7 @@ where
     Ok(1)
 }
 
-fn finish<'a, DB, CT>(
-    mut chart: ChartContext<'a, DB, CT>,
-    common: &Common,
-    legend: usize,
-) -> DrawResult<DB>
+fn finish<'a, DB, CT>(mut chart: ChartContext<'a, DB, CT>, common: &Common, legend: usize) -> DrawResult<DB>
 where
     DB: DrawingBackend + 'a,
     CT: CoordTranslate,

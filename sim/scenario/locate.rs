@@ -21,8 +21,8 @@ fn find_key(text: &str, key: &str, from: usize) -> Option<usize> {
         let at = search + rel;
         let before_ok = at == 0 || !is_ident(bytes[at - 1]);
         let rest = &text[at + key.len()..];
-        let after_ok = rest.trim_start().starts_with(':')
-            && !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_');
+        let after_ok =
+            rest.trim_start().starts_with(':') && !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_');
         if before_ok && after_ok && !in_comment_or_string(text, at) {
             return Some(at);
         }
@@ -57,10 +57,7 @@ mod tests {
     #[test]
     fn finds_nested_keys_in_order() {
         let text = "S(\n  // queue_depth: 3\n  a: (queue_depth: 1),\n  hardware: (nvme: (queue_depth: 0)),\n)";
-        assert_eq!(
-            field_position(text, "hardware.nvme.queue_depth"),
-            Some((4, 21))
-        );
+        assert_eq!(field_position(text, "hardware.nvme.queue_depth"), Some((4, 21)));
         assert_eq!(field_position(text, "hardware.mdu.units"), None);
     }
 }

@@ -6,8 +6,10 @@
 
 mod locate;
 mod overrides;
+mod paths;
 
 use crate::workload::io::IoWorkload;
+use crate::workload::render::RenderWorkload;
 use serde::{Deserialize, Serialize};
 use sfsim_models::mdu::MduConfig;
 use sfsim_models::nvme::NvmeConfig;
@@ -33,6 +35,9 @@ pub struct Scenario {
     #[serde(default)]
     pub hardware: Hardware,
     pub workload: Workload,
+    /// Folder of the scenario file: relative paths inside it (camera files) start here.
+    #[serde(skip)]
+    pub base_dir: PathBuf,
 }
 
 fn default_seed() -> u64 {
@@ -53,11 +58,7 @@ pub struct Hardware {
 
 impl Default for Hardware {
     fn default() -> Self {
-        Hardware {
-            nvme: NvmeConfig::default(),
-            staging: Bytes::mib(32),
-            mdu: MduConfig::default(),
-        }
+        Hardware { nvme: NvmeConfig::default(), staging: Bytes::mib(32), mdu: MduConfig::default() }
     }
 }
 
@@ -67,30 +68,19 @@ impl Default for Hardware {
 pub enum Workload {
     /// Streams of DirectStorage requests enqueued at a cadence to keep bytes in flight.
     Io(IoWorkload),
+    /// A camera path over a scene, sampled by the ray-cast sampler writing feedback.
+    Render(RenderWorkload),
 }
 
 /// A scenario could not be used. Every variant names the file (or `--set` argument).
 #[derive(Debug, thiserror::Error)]
 pub enum ScenarioError {
     #[error("{file}: cannot read: {source}")]
-    Read {
-        file: PathBuf,
-        source: std::io::Error,
-    },
+    Read { file: PathBuf, source: std::io::Error },
     #[error("{file}:{line}:{col}: {message}")]
-    Parse {
-        file: PathBuf,
-        line: usize,
-        col: usize,
-        message: String,
-    },
+    Parse { file: PathBuf, line: usize, col: usize, message: String },
     #[error("{file}{}: {field}: {message}", location.map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default())]
-    Invalid {
-        file: PathBuf,
-        location: Option<(usize, usize)>,
-        field: String,
-        message: String,
-    },
+    Invalid { file: PathBuf, location: Option<(usize, usize)>, field: String, message: String },
     #[error("--set {arg}: {message}")]
     Override { arg: String, message: String },
 }
@@ -98,41 +88,31 @@ pub enum ScenarioError {
 impl Scenario {
     /// Reads, parses, applies overrides and validates a scenario file.
     pub fn load(file: &Path, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
-        let text = std::fs::read_to_string(file).map_err(|source| ScenarioError::Read {
-            file: file.to_path_buf(),
-            source,
-        })?;
+        let text =
+            std::fs::read_to_string(file).map_err(|source| ScenarioError::Read { file: file.to_path_buf(), source })?;
         Self::from_text(&text, file, overrides)
     }
 
-    pub fn from_text(
-        text: &str,
-        file: &Path,
-        overrides: &[Override],
-    ) -> Result<Scenario, ScenarioError> {
-        let mut scenario: Scenario =
-            ron::Options::default()
-                .from_str(text)
-                .map_err(|e| ScenarioError::Parse {
-                    file: file.to_path_buf(),
-                    line: e.position.line,
-                    col: e.position.col,
-                    message: e.code.to_string(),
-                })?;
+    pub fn from_text(text: &str, file: &Path, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
+        let mut scenario: Scenario = ron::Options::default().from_str(text).map_err(|e| ScenarioError::Parse {
+            file: file.to_path_buf(),
+            line: e.position.line,
+            col: e.position.col,
+            message: e.code.to_string(),
+        })?;
+        scenario.base_dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
         for o in overrides {
             scenario = o.apply(&scenario)?;
         }
         scenario.validate().map_err(|e| {
             // Point at the field in the file when it is written there; a value that came from
             // a default or an override has no position.
-            let overridden = overrides
-                .iter()
-                .find(|o| e.field == o.path || e.field.starts_with(&format!("{}.", o.path)));
+            let overridden =
+                overrides.iter().find(|o| e.field == o.path || e.field.starts_with(&format!("{}.", o.path)));
             match overridden {
-                Some(o) => ScenarioError::Override {
-                    arg: o.to_string(),
-                    message: format!("{}: {}", e.field, e.message),
-                },
+                Some(o) => {
+                    ScenarioError::Override { arg: o.to_string(), message: format!("{}: {}", e.field, e.message) }
+                }
                 None => ScenarioError::Invalid {
                     file: file.to_path_buf(),
                     location: locate::field_position(text, &e.field),
@@ -146,31 +126,20 @@ impl Scenario {
 
     /// Range checks of every section; the error's field is a dotted path.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if self.name.is_empty()
-            || !self
-                .name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
-        {
+        if self.name.is_empty() || !self.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
             return Err(ConfigError::new(
                 "name",
-                format!("{:?} must be non-empty and use only letters, digits, '-', '_' or '.' (it names the output folder)", self.name),
+                format!(
+                    "{:?} must be non-empty and use only letters, digits, '-', '_' or '.' (it names the output folder)",
+                    self.name
+                ),
             ));
         }
         if self.duration < Time::from_ms(1) || self.duration > Time::from_secs(3600) {
-            return Err(ConfigError::new(
-                "duration",
-                format!("{} is out of range; expected 1ms..=1h", self.duration),
-            ));
+            return Err(ConfigError::new("duration", format!("{} is out of range; expected 1ms..=1h", self.duration)));
         }
-        self.hardware
-            .nvme
-            .validate()
-            .map_err(|e| e.within("hardware.nvme"))?;
-        self.hardware
-            .mdu
-            .validate()
-            .map_err(|e| e.within("hardware.mdu"))?;
+        self.hardware.nvme.validate().map_err(|e| e.within("hardware.nvme"))?;
+        self.hardware.mdu.validate().map_err(|e| e.within("hardware.mdu"))?;
         if self.hardware.staging < self.hardware.nvme.max_io {
             return Err(ConfigError::new(
                 "hardware.staging",
@@ -196,15 +165,19 @@ impl Scenario {
                 }
                 Ok(())
             }
+            Workload::Render(render) => render.validate().map_err(|e| e.within("workload")),
         }
     }
 
-    /// The scenario with every default written out, as `resolved.ron`.
-    pub fn to_resolved_ron(&self) -> String {
-        let config = ron::ser::PrettyConfig::new()
-            .struct_names(true)
-            .depth_limit(6);
-        ron::ser::to_string_pretty(self, config).expect("a scenario always serializes")
+    /// The scenario with every default written out, as `resolved.ron` in `out_dir`: file
+    /// paths inside it are rewritten relative to `out_dir` so that it runs from there.
+    pub fn to_resolved_ron(&self, out_dir: &Path) -> String {
+        let mut copy = self.clone();
+        if let Workload::Render(render) = &mut copy.workload {
+            paths::rebase_camera(&mut render.camera, &self.base_dir, out_dir);
+        }
+        let config = ron::ser::PrettyConfig::new().struct_names(true).depth_limit(8);
+        ron::ser::to_string_pretty(&copy, config).expect("a scenario always serializes")
     }
 }
 
@@ -218,7 +191,7 @@ mod tests {
     fn defaults_fill_everything_and_resolved_round_trips() {
         let s = Scenario::from_text(MINIMAL, Path::new("t.ron"), &[]).unwrap();
         assert_eq!(s.hardware.staging, Bytes::mib(32));
-        let resolved = s.to_resolved_ron();
+        let resolved = s.to_resolved_ron(Path::new("."));
         let back = Scenario::from_text(&resolved, Path::new("resolved.ron"), &[]).unwrap();
         assert_eq!(back, s);
     }
@@ -226,9 +199,7 @@ mod tests {
     #[test]
     fn unknown_field_has_file_line_col() {
         let text = "Scenario(\n  name: \"t\",\n  hardwre: (),\n  workload: Io(()),\n)";
-        let err = Scenario::from_text(text, Path::new("x.ron"), &[])
-            .unwrap_err()
-            .to_string();
+        let err = Scenario::from_text(text, Path::new("x.ron"), &[]).unwrap_err().to_string();
         assert!(err.starts_with("x.ron:3:"), "{err}");
         assert!(err.contains("hardwre"), "{err}");
     }
@@ -236,9 +207,7 @@ mod tests {
     #[test]
     fn bad_unit_has_file_line_col() {
         let text = "Scenario(\n  name: \"t\",\n  duration: \"10\",\n  workload: Io(()),\n)";
-        let err = Scenario::from_text(text, Path::new("x.ron"), &[])
-            .unwrap_err()
-            .to_string();
+        let err = Scenario::from_text(text, Path::new("x.ron"), &[]).unwrap_err().to_string();
         assert!(err.starts_with("x.ron:3:"), "{err}");
         assert!(err.contains("no unit"), "{err}");
     }
@@ -246,22 +215,15 @@ mod tests {
     #[test]
     fn out_of_range_value_points_at_the_field() {
         let text = "Scenario(\n  name: \"t\",\n  hardware: (\n    nvme: (\n      queue_depth: 0,\n    ),\n  ),\n  workload: Io(()),\n)";
-        let err = Scenario::from_text(text, Path::new("x.ron"), &[])
-            .unwrap_err()
-            .to_string();
-        assert!(
-            err.starts_with("x.ron:5:7: hardware.nvme.queue_depth"),
-            "{err}"
-        );
+        let err = Scenario::from_text(text, Path::new("x.ron"), &[]).unwrap_err().to_string();
+        assert!(err.starts_with("x.ron:5:7: hardware.nvme.queue_depth"), "{err}");
         assert!(err.contains("1..=65536"), "{err}");
     }
 
     #[test]
     fn wrong_type_has_file_line_col() {
         let text = "Scenario(\n  name: \"t\",\n  seed: \"one\",\n  workload: Io(()),\n)";
-        let err = Scenario::from_text(text, Path::new("x.ron"), &[])
-            .unwrap_err()
-            .to_string();
+        let err = Scenario::from_text(text, Path::new("x.ron"), &[]).unwrap_err().to_string();
         assert!(err.starts_with("x.ron:3:"), "{err}");
     }
 }

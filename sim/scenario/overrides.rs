@@ -24,32 +24,26 @@ impl fmt::Display for Override {
 impl FromStr for Override {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        let (path, value) = s.split_once('=').ok_or_else(|| {
-            format!("{s:?} is not of the form path=value (e.g. workload.in_flight=16MiB)")
-        })?;
+        let (path, value) = s
+            .split_once('=')
+            .ok_or_else(|| format!("{s:?} is not of the form path=value (e.g. workload.in_flight=16MiB)"))?;
         let path = path.trim();
         if path.is_empty() || path.split('.').any(str::is_empty) {
-            return Err(format!(
-                "{s:?}: the path must be dotted field names (e.g. hardware.mdu.setup)"
-            ));
+            return Err(format!("{s:?}: the path must be dotted field names (e.g. hardware.mdu.setup)"));
         }
-        Ok(Override {
-            path: path.to_string(),
-            value: value.trim().to_string(),
-        })
+        Ok(Override { path: path.to_string(), value: value.trim().to_string() })
     }
 }
 
 impl Override {
     pub(super) fn apply(&self, scenario: &Scenario) -> Result<Scenario, ScenarioError> {
-        let err = |message: String| ScenarioError::Override {
-            arg: self.to_string(),
-            message,
-        };
+        let err = |message: String| ScenarioError::Override { arg: self.to_string(), message };
         let mut tree = serde_json::to_value(scenario).map_err(|e| err(e.to_string()))?;
         let slot = walk(&mut tree, &self.path).map_err(err)?;
         *slot = parse_like(slot, &self.value);
-        serde_json::from_value(tree).map_err(|e| err(e.to_string()))
+        let mut changed: Scenario = serde_json::from_value(tree).map_err(|e| err(e.to_string()))?;
+        changed.base_dir = scenario.base_dir.clone();
+        Ok(changed)
     }
 }
 
@@ -62,9 +56,7 @@ fn walk<'a>(root: &'a mut Value, path: &str) -> Result<&'a mut Value, String> {
     for segment in path.split('.') {
         loop {
             let Value::Object(map) = node else {
-                return Err(format!(
-                    "{walked} is a value, not a section; it has no field {segment:?}"
-                ));
+                return Err(format!("{walked} is a value, not a section; it has no field {segment:?}"));
             };
             if let Some(next) = map.get(segment) {
                 keys.push(segment.to_string());
@@ -79,15 +71,8 @@ fn walk<'a>(root: &'a mut Value, path: &str) -> Result<&'a mut Value, String> {
                 }
                 None => {
                     let known: Vec<&str> = map.keys().map(String::as_str).collect();
-                    let at = if walked.is_empty() {
-                        "the scenario".to_string()
-                    } else {
-                        walked.clone()
-                    };
-                    return Err(format!(
-                        "{at} has no field {segment:?}; its fields are: {}",
-                        known.join(", ")
-                    ));
+                    let at = if walked.is_empty() { "the scenario".to_string() } else { walked.clone() };
+                    return Err(format!("{at} has no field {segment:?}; its fields are: {}", known.join(", ")));
                 }
             }
         }
@@ -117,10 +102,7 @@ fn parse_like(current: &Value, text: &str) -> Value {
     if let Value::Object(map) = current {
         // `stream=128KiB` where stream is `Fixed("64KiB")`: keep the variant, set its value.
         if let Some((variant, inner)) = single_variant(map) {
-            if !inner.is_object()
-                && !inner.is_array()
-                && !text.starts_with(|c: char| c.is_ascii_uppercase())
-            {
+            if !inner.is_object() && !inner.is_array() && !text.starts_with(|c: char| c.is_ascii_uppercase()) {
                 let mut wrapped = serde_json::Map::new();
                 wrapped.insert(variant.clone(), parse_like(inner, text));
                 return Value::Object(wrapped);
@@ -129,8 +111,7 @@ fn parse_like(current: &Value, text: &str) -> Value {
     }
     match current {
         Value::String(_) => Value::String(unquoted.to_string()),
-        _ => serde_json::from_str::<Value>(text)
-            .unwrap_or_else(|_| Value::String(unquoted.to_string())),
+        _ => serde_json::from_str::<Value>(text).unwrap_or_else(|_| Value::String(unquoted.to_string())),
     }
 }
 
@@ -141,21 +122,12 @@ mod tests {
 
     fn load(sets: &[&str]) -> Result<Scenario, ScenarioError> {
         let overrides: Vec<Override> = sets.iter().map(|s| s.parse().unwrap()).collect();
-        Scenario::from_text(
-            r#"Scenario(name: "t", workload: Io(()))"#,
-            Path::new("t.ron"),
-            &overrides,
-        )
+        Scenario::from_text(r#"Scenario(name: "t", workload: Io(()))"#, Path::new("t.ron"), &overrides)
     }
 
     #[test]
     fn sets_quantities_numbers_and_enum_fields() {
-        let s = load(&[
-            "workload.in_flight=16MiB",
-            "hardware.nvme.queue_depth=8",
-            "seed=9",
-        ])
-        .unwrap();
+        let s = load(&["workload.in_flight=16MiB", "hardware.nvme.queue_depth=8", "seed=9"]).unwrap();
         let crate::scenario::Workload::Io(io) = &s.workload;
         assert_eq!(io.in_flight.to_string(), "16MiB");
         assert_eq!(s.hardware.nvme.queue_depth, 8);
@@ -165,19 +137,11 @@ mod tests {
     #[test]
     fn bad_overrides_name_the_argument() {
         let e = load(&["workload.in_flite=1MiB"]).unwrap_err().to_string();
-        assert!(
-            e.starts_with("--set workload.in_flite=1MiB") && e.contains("in_flight"),
-            "{e}"
-        );
+        assert!(e.starts_with("--set workload.in_flite=1MiB") && e.contains("in_flight"), "{e}");
         let e = load(&["workload.in_flight=16"]).unwrap_err().to_string();
         assert!(e.contains("no unit"), "{e}");
-        let e = load(&["hardware.nvme.queue_depth=0"])
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.starts_with("--set hardware.nvme.queue_depth=0") && e.contains("1..=65536"),
-            "{e}"
-        );
+        let e = load(&["hardware.nvme.queue_depth=0"]).unwrap_err().to_string();
+        assert!(e.starts_with("--set hardware.nvme.queue_depth=0") && e.contains("1..=65536"), "{e}");
         assert!("noequals".parse::<Override>().is_err());
     }
 }

@@ -56,14 +56,19 @@ impl Scene {
                     let offset = (f64::from(n) - 1.0) * spacing * 0.5;
                     for i in 0..count {
                         let (x, y, z) = (i % n, (i / n) % n, i / (n * n));
-                        let center = DVec3::new(f64::from(x), f64::from(y), f64::from(z)) * spacing - DVec3::splat(offset);
+                        let center =
+                            DVec3::new(f64::from(x), f64::from(y), f64::from(z)) * spacing - DVec3::splat(offset);
                         place(Shape::Cube { center, half: size * 0.5 }, None);
                     }
                 }
                 ObjectGroup::Spheres { count, radius, spread, seed } => {
                     let mut rng = ChaCha8Rng::seed_from_u64(seed);
                     for _ in 0..count {
-                        let c = DVec3::new(rng.gen_range(-spread..=spread), rng.gen_range(-spread..=spread), rng.gen_range(-spread..=spread));
+                        let c = DVec3::new(
+                            rng.gen_range(-spread..=spread),
+                            rng.gen_range(-spread..=spread),
+                            rng.gen_range(-spread..=spread),
+                        );
                         place(Shape::Sphere { center: c, radius }, None);
                     }
                 }
@@ -71,7 +76,9 @@ impl Scene {
                     place(Shape::Ground { center: DVec3::new(0.0, height, 0.0), half, uv_repeat }, None)
                 }
                 ObjectGroup::Cube { center, half, set } => place(Shape::Cube { center: vec3(center), half }, set),
-                ObjectGroup::Sphere { center, radius, set } => place(Shape::Sphere { center: vec3(center), radius }, set),
+                ObjectGroup::Sphere { center, radius, set } => {
+                    place(Shape::Sphere { center: vec3(center), radius }, set)
+                }
             }
         }
         let bvh = Bvh::build(&shapes);
@@ -121,7 +128,10 @@ mod tests {
 
     #[test]
     fn bad_values_name_the_field() {
-        let cfg = SceneConfig { objects: vec![ObjectGroup::CubeGrid { count: 4, spacing: -1.0, size: 1.0 }], ..SceneConfig::default() };
+        let cfg = SceneConfig {
+            objects: vec![ObjectGroup::CubeGrid { count: 4, spacing: -1.0, size: 1.0 }],
+            ..SceneConfig::default()
+        };
         assert_eq!(Scene::build(&cfg).unwrap_err().field, "objects[0].spacing");
     }
 }

@@ -24,27 +24,18 @@ pub struct Bvh {
 
 impl Bvh {
     pub fn build(shapes: &[Shape]) -> Bvh {
-        let mut bvh = Bvh {
-            nodes: Vec::new(),
-            order: (0..shapes.len() as u32).collect(),
-        };
+        let mut bvh = Bvh { nodes: Vec::new(), order: (0..shapes.len() as u32).collect() };
         if shapes.is_empty() {
             return bvh;
         }
         let bounds: Vec<Aabb> = shapes.iter().map(Shape::bounds).collect();
-        bvh.nodes.push(Node {
-            bounds: Aabb::EMPTY,
-            first: 0,
-            count: 0,
-        });
+        bvh.nodes.push(Node { bounds: Aabb::EMPTY, first: 0, count: 0 });
         bvh.split(0, 0, shapes.len(), &bounds);
         bvh
     }
 
     fn split(&mut self, node: usize, start: usize, end: usize, bounds: &[Aabb]) {
-        let node_bounds = self.order[start..end]
-            .iter()
-            .fold(Aabb::EMPTY, |acc, &i| acc.union(bounds[i as usize]));
+        let node_bounds = self.order[start..end].iter().fold(Aabb::EMPTY, |acc, &i| acc.union(bounds[i as usize]));
         self.nodes[node].bounds = node_bounds;
         if end - start <= LEAF_SIZE {
             self.nodes[node].first = start as u32;
@@ -65,33 +56,18 @@ impl Bvh {
         };
         let mid = (start + end) / 2;
         self.order[start..end].select_nth_unstable_by(mid - start, |&a, &b| {
-            bounds[a as usize].center()[axis]
-                .total_cmp(&bounds[b as usize].center()[axis])
-                .then(a.cmp(&b))
+            bounds[a as usize].center()[axis].total_cmp(&bounds[b as usize].center()[axis]).then(a.cmp(&b))
         });
         let left = self.nodes.len();
-        self.nodes.push(Node {
-            bounds: Aabb::EMPTY,
-            first: 0,
-            count: 0,
-        });
-        self.nodes.push(Node {
-            bounds: Aabb::EMPTY,
-            first: 0,
-            count: 0,
-        });
+        self.nodes.push(Node { bounds: Aabb::EMPTY, first: 0, count: 0 });
+        self.nodes.push(Node { bounds: Aabb::EMPTY, first: 0, count: 0 });
         self.nodes[node].first = left as u32;
         self.split(left, start, mid, bounds);
         self.split(left + 1, mid, end, bounds);
     }
 
     /// The nearest hit of a ray, with the index of the object hit.
-    pub fn nearest(
-        &self,
-        shapes: &[Shape],
-        origin: DVec3,
-        dir: DVec3,
-    ) -> Option<(u32, SurfaceHit)> {
+    pub fn nearest(&self, shapes: &[Shape], origin: DVec3, dir: DVec3) -> Option<(u32, SurfaceHit)> {
         let root = self.nodes.first()?;
         let inv = dir.recip();
         let mut best: Option<(u32, SurfaceHit)> = None;
@@ -106,8 +82,7 @@ impl Bvh {
                 continue;
             }
             if node.count > 0 {
-                for &object in &self.order[node.first as usize..(node.first + node.count) as usize]
-                {
+                for &object in &self.order[node.first as usize..(node.first + node.count) as usize] {
                     if let Some(hit) = shapes[object as usize].intersect(origin, dir, t_max) {
                         t_max = hit.t;
                         best = Some((object, hit));
@@ -141,44 +116,23 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
         let shapes: Vec<Shape> = (0..500)
             .map(|i| {
-                let c = DVec3::new(
-                    rng.gen_range(-50.0..50.0),
-                    rng.gen_range(-50.0..50.0),
-                    rng.gen_range(-50.0..50.0),
-                );
+                let c = DVec3::new(rng.gen_range(-50.0..50.0), rng.gen_range(-50.0..50.0), rng.gen_range(-50.0..50.0));
                 if i % 2 == 0 {
-                    Shape::Cube {
-                        center: c,
-                        half: rng.gen_range(0.5..3.0),
-                    }
+                    Shape::Cube { center: c, half: rng.gen_range(0.5..3.0) }
                 } else {
-                    Shape::Sphere {
-                        center: c,
-                        radius: rng.gen_range(0.5..3.0),
-                    }
+                    Shape::Sphere { center: c, radius: rng.gen_range(0.5..3.0) }
                 }
             })
             .collect();
         let bvh = Bvh::build(&shapes);
         for _ in 0..2000 {
-            let origin = DVec3::new(
-                rng.gen_range(-80.0..80.0),
-                rng.gen_range(-80.0..80.0),
-                rng.gen_range(-80.0..80.0),
-            );
-            let dir = DVec3::new(
-                rng.gen_range(-1.0..1.0),
-                rng.gen_range(-1.0..1.0),
-                rng.gen_range(-1.0..1.0),
-            )
-            .normalize();
+            let origin = DVec3::new(rng.gen_range(-80.0..80.0), rng.gen_range(-80.0..80.0), rng.gen_range(-80.0..80.0));
+            let dir =
+                DVec3::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)).normalize();
             let brute = shapes
                 .iter()
                 .enumerate()
-                .filter_map(|(i, s)| {
-                    s.intersect(origin, dir, f64::INFINITY)
-                        .map(|h| (i as u32, h))
-                })
+                .filter_map(|(i, s)| s.intersect(origin, dir, f64::INFINITY).map(|h| (i as u32, h)))
                 .min_by(|a, b| a.1.t.total_cmp(&b.1.t));
             let fast = bvh.nearest(&shapes, origin, dir);
             assert_eq!(brute.map(|b| b.1.t), fast.map(|f| f.1.t));

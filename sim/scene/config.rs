@@ -77,10 +77,16 @@ impl SceneConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
         let sets = &self.texture_sets;
         if sets.count == 0 || sets.count > 4096 {
-            return Err(ConfigError::new("texture_sets.count", format!("{} is out of range; expected 1..=4096", sets.count)));
+            return Err(ConfigError::new(
+                "texture_sets.count",
+                format!("{} is out of range; expected 1..=4096", sets.count),
+            ));
         }
         if !(8..=16_384).contains(&sets.size) {
-            return Err(ConfigError::new("texture_sets.size", format!("{} is out of range; expected 8..=16384 texels", sets.size)));
+            return Err(ConfigError::new(
+                "texture_sets.size",
+                format!("{} is out of range; expected 8..=16384 texels", sets.size),
+            ));
         }
         if !(1..=3).contains(&self.layers) {
             return Err(ConfigError::new("layers", format!("{} is out of range; expected 1..=3", self.layers)));
@@ -93,14 +99,20 @@ impl SceneConfig {
             match *group {
                 ObjectGroup::CubeGrid { count, spacing, size } => {
                     if count == 0 || count > 1_000_000 {
-                        return Err(ConfigError::new(field("count"), format!("{count} is out of range; expected 1..=1000000")));
+                        return Err(ConfigError::new(
+                            field("count"),
+                            format!("{count} is out of range; expected 1..=1000000"),
+                        ));
                     }
                     positive(&field("spacing"), spacing)?;
                     positive(&field("size"), size)?;
                 }
                 ObjectGroup::Spheres { count, radius, spread, .. } => {
                     if count == 0 || count > 1_000_000 {
-                        return Err(ConfigError::new(field("count"), format!("{count} is out of range; expected 1..=1000000")));
+                        return Err(ConfigError::new(
+                            field("count"),
+                            format!("{count} is out of range; expected 1..=1000000"),
+                        ));
                     }
                     positive(&field("radius"), radius)?;
                     positive(&field("spread"), spread)?;
@@ -119,7 +131,10 @@ impl SceneConfig {
                     }
                     if let Some(s) = set {
                         if s >= sets.count {
-                            return Err(ConfigError::new(field("set"), format!("{s} is out of range; expected 0..{}", sets.count)));
+                            return Err(ConfigError::new(
+                                field("set"),
+                                format!("{s} is out of range; expected 0..{}", sets.count),
+                            ));
                         }
                     }
                 }

@@ -12,16 +12,10 @@ pub struct Aabb {
 }
 
 impl Aabb {
-    pub const EMPTY: Aabb = Aabb {
-        min: DVec3::splat(f64::INFINITY),
-        max: DVec3::splat(f64::NEG_INFINITY),
-    };
+    pub const EMPTY: Aabb = Aabb { min: DVec3::splat(f64::INFINITY), max: DVec3::splat(f64::NEG_INFINITY) };
 
     pub fn union(self, other: Aabb) -> Aabb {
-        Aabb {
-            min: self.min.min(other.min),
-            max: self.max.max(other.max),
-        }
+        Aabb { min: self.min.min(other.min), max: self.max.max(other.max) }
     }
 
     pub fn center(&self) -> DVec3 {
@@ -47,11 +41,7 @@ pub enum Shape {
     /// Sphere with equirectangular UVs (u = longitude, v = latitude from the +Y pole).
     Sphere { center: DVec3, radius: f64 },
     /// Horizontal square at height `y`; UVs repeat `uv_repeat` times across it.
-    Ground {
-        center: DVec3,
-        half: f64,
-        uv_repeat: f64,
-    },
+    Ground { center: DVec3, half: f64, uv_repeat: f64 },
 }
 
 /// Where a ray hit a shape.
@@ -69,18 +59,12 @@ pub struct SurfaceHit {
 impl Shape {
     pub fn bounds(&self) -> Aabb {
         match *self {
-            Shape::Cube { center, half }
-            | Shape::Sphere {
-                center,
-                radius: half,
-            } => Aabb {
-                min: center - DVec3::splat(half),
-                max: center + DVec3::splat(half),
-            },
-            Shape::Ground { center, half, .. } => Aabb {
-                min: center - DVec3::new(half, 1e-6, half),
-                max: center + DVec3::new(half, 1e-6, half),
-            },
+            Shape::Cube { center, half } | Shape::Sphere { center, radius: half } => {
+                Aabb { min: center - DVec3::splat(half), max: center + DVec3::splat(half) }
+            }
+            Shape::Ground { center, half, .. } => {
+                Aabb { min: center - DVec3::new(half, 1e-6, half), max: center + DVec3::new(half, 1e-6, half) }
+            }
         }
     }
 
@@ -88,27 +72,15 @@ impl Shape {
     pub fn intersect(&self, origin: DVec3, dir: DVec3, t_max: f64) -> Option<SurfaceHit> {
         match *self {
             Shape::Cube { center, half } => intersect_cube(center, half, origin, dir, t_max),
-            Shape::Sphere { center, radius } => {
-                intersect_sphere(center, radius, origin, dir, t_max)
-            }
-            Shape::Ground {
-                center,
-                half,
-                uv_repeat,
-            } => intersect_ground(center, half, uv_repeat, origin, dir, t_max),
+            Shape::Sphere { center, radius } => intersect_sphere(center, radius, origin, dir, t_max),
+            Shape::Ground { center, half, uv_repeat } => intersect_ground(center, half, uv_repeat, origin, dir, t_max),
         }
     }
 }
 
 const EPS: f64 = 1e-9;
 
-fn intersect_cube(
-    center: DVec3,
-    half: f64,
-    origin: DVec3,
-    dir: DVec3,
-    t_max: f64,
-) -> Option<SurfaceHit> {
+fn intersect_cube(center: DVec3, half: f64, origin: DVec3, dir: DVec3, t_max: f64) -> Option<SurfaceHit> {
     let local = origin - center;
     let inv = dir.recip();
     let t0 = (DVec3::splat(-half) - local) * inv;
@@ -121,20 +93,10 @@ fn intersect_cube(
         return None;
     }
     let (t, axis) = if t_near > EPS {
-        (
-            t_near,
-            (0..3)
-                .max_by(|&a, &b| near[a].total_cmp(&near[b]))
-                .expect("three axes"),
-        )
+        (t_near, (0..3).max_by(|&a, &b| near[a].total_cmp(&near[b])).expect("three axes"))
     } else {
         // Inside the cube: the exit face.
-        (
-            t_far,
-            (0..3)
-                .min_by(|&a, &b| far[a].total_cmp(&far[b]))
-                .expect("three axes"),
-        )
+        (t_far, (0..3).min_by(|&a, &b| far[a].total_cmp(&far[b])).expect("three axes"))
     };
     if t > t_max {
         return None;
@@ -155,23 +117,10 @@ fn intersect_cube(
     dpdu[a] = size;
     let mut dpdv = DVec3::ZERO;
     dpdv[b] = -size;
-    Some(SurfaceHit {
-        t,
-        position: center + p,
-        normal,
-        uv,
-        dpdu,
-        dpdv,
-    })
+    Some(SurfaceHit { t, position: center + p, normal, uv, dpdu, dpdv })
 }
 
-fn intersect_sphere(
-    center: DVec3,
-    radius: f64,
-    origin: DVec3,
-    dir: DVec3,
-    t_max: f64,
-) -> Option<SurfaceHit> {
+fn intersect_sphere(center: DVec3, radius: f64, origin: DVec3, dir: DVec3, t_max: f64) -> Option<SurfaceHit> {
     let oc = origin - center;
     let a = dir.length_squared();
     let half_b = oc.dot(dir);
@@ -192,23 +141,13 @@ fn intersect_sphere(
     let phi = n.z.atan2(n.x); // longitude, −π..π
     let theta = n.y.clamp(-1.0, 1.0).acos(); // from +Y, 0..π
     let tau = std::f64::consts::TAU;
-    let uv = (
-        (phi + std::f64::consts::PI) / tau,
-        theta / std::f64::consts::PI,
-    );
+    let uv = ((phi + std::f64::consts::PI) / tau, theta / std::f64::consts::PI);
     // ∂P/∂u = 2π r (−sinφ sinθ, 0, cosφ sinθ); ∂P/∂v = π r (cosφ cosθ, −sinθ, sinφ cosθ).
     let (sin_t, cos_t) = theta.sin_cos();
     let (sin_p, cos_p) = phi.sin_cos();
     let dpdu = DVec3::new(-sin_p * sin_t, 0.0, cos_p * sin_t) * (tau * radius);
     let dpdv = DVec3::new(cos_p * cos_t, -sin_t, sin_p * cos_t) * (std::f64::consts::PI * radius);
-    Some(SurfaceHit {
-        t,
-        position: center + n * radius,
-        normal: n,
-        uv,
-        dpdu,
-        dpdv,
-    })
+    Some(SurfaceHit { t, position: center + n * radius, normal: n, uv, dpdu, dpdv })
 }
 
 fn intersect_ground(
@@ -232,23 +171,9 @@ fn intersect_ground(
         return None;
     }
     let size = 2.0 * half;
-    let uv = (
-        (local.x + half) / size * repeat,
-        (local.z + half) / size * repeat,
-    );
-    let normal = if origin.y >= center.y {
-        DVec3::Y
-    } else {
-        -DVec3::Y
-    };
-    Some(SurfaceHit {
-        t,
-        position: p,
-        normal,
-        uv,
-        dpdu: DVec3::X * (size / repeat),
-        dpdv: DVec3::Z * (size / repeat),
-    })
+    let uv = ((local.x + half) / size * repeat, (local.z + half) / size * repeat);
+    let normal = if origin.y >= center.y { DVec3::Y } else { -DVec3::Y };
+    Some(SurfaceHit { t, position: p, normal, uv, dpdu: DVec3::X * (size / repeat), dpdv: DVec3::Z * (size / repeat) })
 }
 
 #[cfg(test)]
@@ -257,29 +182,17 @@ mod tests {
 
     #[test]
     fn cube_front_face_uv_and_tangents() {
-        let cube = Shape::Cube {
-            center: DVec3::ZERO,
-            half: 1.0,
-        };
-        let hit = cube
-            .intersect(DVec3::new(0.5, 0.5, 5.0), -DVec3::Z, f64::INFINITY)
-            .unwrap();
+        let cube = Shape::Cube { center: DVec3::ZERO, half: 1.0 };
+        let hit = cube.intersect(DVec3::new(0.5, 0.5, 5.0), -DVec3::Z, f64::INFINITY).unwrap();
         assert!((hit.t - 4.0).abs() < 1e-12);
         assert_eq!(hit.normal, DVec3::Z);
-        assert!(
-            (hit.uv.0 - 0.75).abs() < 1e-12 && (hit.uv.1 - 0.25).abs() < 1e-12,
-            "{:?}",
-            hit.uv
-        );
+        assert!((hit.uv.0 - 0.75).abs() < 1e-12 && (hit.uv.1 - 0.25).abs() < 1e-12, "{:?}", hit.uv);
         assert_eq!(hit.dpdu, DVec3::new(2.0, 0.0, 0.0));
     }
 
     #[test]
     fn sphere_hit_is_on_the_surface() {
-        let s = Shape::Sphere {
-            center: DVec3::new(0.0, 0.0, -10.0),
-            radius: 2.0,
-        };
+        let s = Shape::Sphere { center: DVec3::new(0.0, 0.0, -10.0), radius: 2.0 };
         let hit = s.intersect(DVec3::ZERO, -DVec3::Z, f64::INFINITY).unwrap();
         assert!((hit.t - 8.0).abs() < 1e-12);
         assert!(((hit.position - DVec3::new(0.0, 0.0, -10.0)).length() - 2.0).abs() < 1e-12);
@@ -289,33 +202,16 @@ mod tests {
 
     #[test]
     fn ground_repeats_uvs() {
-        let g = Shape::Ground {
-            center: DVec3::ZERO,
-            half: 10.0,
-            uv_repeat: 4.0,
-        };
-        let hit = g
-            .intersect(DVec3::new(10.0 - 1e-9, 5.0, 10.0 - 1e-9), -DVec3::Y, 100.0)
-            .unwrap();
+        let g = Shape::Ground { center: DVec3::ZERO, half: 10.0, uv_repeat: 4.0 };
+        let hit = g.intersect(DVec3::new(10.0 - 1e-9, 5.0, 10.0 - 1e-9), -DVec3::Y, 100.0).unwrap();
         assert!((hit.uv.0 - 4.0).abs() < 1e-6);
-        assert!(g
-            .intersect(DVec3::new(11.0, 5.0, 0.0), -DVec3::Y, 100.0)
-            .is_none());
+        assert!(g.intersect(DVec3::new(11.0, 5.0, 0.0), -DVec3::Y, 100.0).is_none());
     }
 
     #[test]
     fn aabb_slab_test() {
-        let b = Aabb {
-            min: DVec3::splat(-1.0),
-            max: DVec3::splat(1.0),
-        };
-        assert_eq!(
-            b.hit(DVec3::new(0.0, 0.0, 5.0), (-DVec3::Z).recip(), 100.0),
-            Some(4.0)
-        );
-        assert_eq!(
-            b.hit(DVec3::new(3.0, 0.0, 5.0), (-DVec3::Z).recip(), 100.0),
-            None
-        );
+        let b = Aabb { min: DVec3::splat(-1.0), max: DVec3::splat(1.0) };
+        assert_eq!(b.hit(DVec3::new(0.0, 0.0, 5.0), (-DVec3::Z).recip(), 100.0), Some(4.0));
+        assert_eq!(b.hit(DVec3::new(3.0, 0.0, 5.0), (-DVec3::Z).recip(), 100.0), None);
     }
 }

@@ -32,13 +32,10 @@ impl SamplePattern {
     /// still sample inside the screen.
     pub fn pixels(&self, width: u32, height: u32, seed: u64, frame: u64) -> Vec<(u32, u32)> {
         if self.one_in() == 1 {
-            return (0..height)
-                .flat_map(|y| (0..width).map(move |x| (x, y)))
-                .collect();
+            return (0..height).flat_map(|y| (0..width).map(move |x| (x, y))).collect();
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ frame.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let mut out =
-            Vec::with_capacity(((width / self.block_w + 1) * (height / self.block_h + 1)) as usize);
+        let mut out = Vec::with_capacity(((width / self.block_w + 1) * (height / self.block_h + 1)) as usize);
         for by in (0..height).step_by(self.block_h as usize) {
             for bx in (0..width).step_by(self.block_w as usize) {
                 let w = self.block_w.min(width - bx);
@@ -67,9 +64,6 @@ mod tests {
         let p = SamplePattern::new(128).unwrap();
         assert_eq!(p.pixels(64, 64, 7, 3), p.pixels(64, 64, 7, 3));
         assert_ne!(p.pixels(64, 64, 7, 3), p.pixels(64, 64, 7, 4));
-        assert!(p
-            .pixels(70, 70, 1, 0)
-            .iter()
-            .all(|&(x, y)| x < 70 && y < 70));
+        assert!(p.pixels(70, 70, 1, 0).iter().all(|&(x, y)| x < 70 && y < 70));
     }
 }

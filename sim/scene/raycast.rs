@@ -31,26 +31,11 @@ pub struct PixelHit {
 
 impl RayCamera {
     /// Camera from a position and orthonormal basis (forward = view direction).
-    pub fn new(
-        position: DVec3,
-        forward: DVec3,
-        up: DVec3,
-        fov_y_deg: f64,
-        width: u32,
-        height: u32,
-    ) -> RayCamera {
+    pub fn new(position: DVec3, forward: DVec3, up: DVec3, fov_y_deg: f64, width: u32, height: u32) -> RayCamera {
         let forward = forward.normalize();
         let right = forward.cross(up).normalize();
         let up = right.cross(forward);
-        RayCamera {
-            position,
-            forward,
-            right,
-            up,
-            tan_half_fov_y: (fov_y_deg.to_radians() * 0.5).tan(),
-            width,
-            height,
-        }
+        RayCamera { position, forward, right, up, tan_half_fov_y: (fov_y_deg.to_radians() * 0.5).tan(), width, height }
     }
 
     fn aspect(&self) -> f64 {
@@ -63,11 +48,7 @@ impl RayCamera {
         let sy = 2.0 * self.tan_half_fov_y / f64::from(self.height);
         let x = (px - f64::from(self.width) * 0.5) * sx;
         let y = (f64::from(self.height) * 0.5 - py) * sy;
-        (
-            self.forward + self.right * x + self.up * y,
-            self.right * sx,
-            -self.up * sy,
-        )
+        (self.forward + self.right * x + self.up * y, self.right * sx, -self.up * sy)
     }
 
     /// Casts the ray through the centre of pixel (x, y).
@@ -80,12 +61,7 @@ impl RayCamera {
         let (object, hit) = bvh.nearest(shapes, self.position, dir)?;
         let duv_dx = uv_derivative(&hit, dir, norm_deriv(ddx));
         let duv_dy = uv_derivative(&hit, dir, norm_deriv(ddy));
-        Some(PixelHit {
-            object,
-            hit,
-            duv_dx,
-            duv_dy,
-        })
+        Some(PixelHit { object, hit, duv_dx, duv_dy })
     }
 }
 
@@ -99,11 +75,7 @@ fn uv_derivative(hit: &SurfaceHit, dir: DVec3, d_dir: DVec3) -> (f64, f64) {
     let dt = -dp_unprojected.dot(hit.normal) / dn;
     let dp = dp_unprojected + dir * dt;
     // Least squares: dp ≈ dpdu·du + dpdv·dv.
-    let (a, b, c) = (
-        hit.dpdu.length_squared(),
-        hit.dpdu.dot(hit.dpdv),
-        hit.dpdv.length_squared(),
-    );
+    let (a, b, c) = (hit.dpdu.length_squared(), hit.dpdu.dot(hit.dpdv), hit.dpdv.length_squared());
     let det = a * c - b * b;
     if det.abs() < 1e-30 {
         return (f64::INFINITY, f64::INFINITY);
@@ -120,50 +92,23 @@ mod tests {
     fn facing_quad_derivative_is_closed_form() {
         // A 2×2 cube face at distance 4, 90° fov, 512 px high: one pixel spans
         // 2·tan(45°)·4/512 = 1/64 world units = 1/128 of the face → du/dx = 1/128.
-        let shapes = [Shape::Cube {
-            center: DVec3::ZERO,
-            half: 1.0,
-        }];
+        let shapes = [Shape::Cube { center: DVec3::ZERO, half: 1.0 }];
         let bvh = Bvh::build(&shapes);
-        let cam = RayCamera::new(
-            DVec3::new(0.0, 0.0, 5.0),
-            -DVec3::Z,
-            DVec3::Y,
-            90.0,
-            512,
-            512,
-        );
+        let cam = RayCamera::new(DVec3::new(0.0, 0.0, 5.0), -DVec3::Z, DVec3::Y, 90.0, 512, 512);
         let hit = cam.cast(&shapes, &bvh, 256, 256).unwrap();
-        assert!(
-            (hit.duv_dx.0 - 1.0 / 128.0).abs() < 1e-6,
-            "{:?}",
-            hit.duv_dx
-        );
+        assert!((hit.duv_dx.0 - 1.0 / 128.0).abs() < 1e-6, "{:?}", hit.duv_dx);
         assert!(hit.duv_dx.1.abs() < 1e-9);
-        assert!(
-            (hit.duv_dy.1 - 1.0 / 128.0).abs() < 1e-6,
-            "{:?}",
-            hit.duv_dy
-        );
+        assert!((hit.duv_dy.1 - 1.0 / 128.0).abs() < 1e-6, "{:?}", hit.duv_dy);
     }
 
     #[test]
     fn grazing_ground_stretches_v() {
-        let shapes = [Shape::Ground {
-            center: DVec3::ZERO,
-            half: 100.0,
-            uv_repeat: 1.0,
-        }];
+        let shapes = [Shape::Ground { center: DVec3::ZERO, half: 100.0, uv_repeat: 1.0 }];
         let bvh = Bvh::build(&shapes);
         let forward = DVec3::new(0.0, -0.2, -1.0);
         let cam = RayCamera::new(DVec3::new(0.0, 1.0, 0.0), forward, DVec3::Y, 60.0, 640, 480);
         let hit = cam.cast(&shapes, &bvh, 320, 200).unwrap();
         // Looking along −Z at a grazing angle: the footprint is much longer in v than in u.
-        assert!(
-            hit.duv_dy.1.abs() > 3.0 * hit.duv_dx.0.abs(),
-            "{:?} {:?}",
-            hit.duv_dx,
-            hit.duv_dy
-        );
+        assert!(hit.duv_dy.1.abs() > 3.0 * hit.duv_dx.0.abs(), "{:?} {:?}", hit.duv_dx, hit.duv_dy);
     }
 }

@@ -5,7 +5,9 @@
 
 use super::{RayCamera, SamplePattern, Scene};
 use serde::{Deserialize, Serialize};
-use sfsim_models::gpu::{sample, FeedbackArray, FeedbackLayout, Filter, Lod53, MinMipFeedbackSlice, MinMipMap, SamplerDesc, SmallTailPolicy};
+use sfsim_models::gpu::{
+    sample, FeedbackArray, FeedbackLayout, Filter, Lod53, MinMipFeedbackSlice, MinMipMap, SamplerDesc, SmallTailPolicy,
+};
 use sfsim_models::texture::TileCoord;
 use sfsim_models::ConfigError;
 use std::collections::{BTreeMap, HashSet};
@@ -72,7 +74,10 @@ impl RenderConfig {
             return Err(ConfigError::new("resolution", format!("({w}, {h}) is out of range; expected 1..=16384 each")));
         }
         if SamplePattern::new(self.feedback.one_in).is_none() {
-            return Err(ConfigError::new("feedback.one_in", format!("{} must be a power of two in 1..=65536", self.feedback.one_in)));
+            return Err(ConfigError::new(
+                "feedback.one_in",
+                format!("{} must be a power of two in 1..=65536", self.feedback.one_in),
+            ));
         }
         self.sampler.validate().map_err(|e| ConfigError::new("sampler", e.to_string()))
     }
@@ -148,7 +153,8 @@ impl<'s> FeedbackRenderer<'s> {
         let mut arrays = Vec::new();
         let mut slots = vec![(0usize, 0u32); scene.textures.len()];
         for ((w, h), ids) in by_size {
-            let array = FeedbackArray::new(w, h, ids.len() as u32).map_err(|e| ConfigError::new("feedback", e.to_string()))?;
+            let array =
+                FeedbackArray::new(w, h, ids.len() as u32).map_err(|e| ConfigError::new("feedback", e.to_string()))?;
             for (slice, id) in ids.iter().enumerate() {
                 slots[*id as usize] = (arrays.len(), slice as u32);
             }
@@ -192,7 +198,13 @@ impl<'s> FeedbackRenderer<'s> {
     /// Samples the frame's pixels from `camera`, writing feedback (without clearing it
     /// first, so frames can accumulate). `pixels` receives each sampled pixel's LODs for
     /// the first texture of its material, if given.
-    pub fn render(&mut self, camera: &RayCamera, seed: u64, frame: u64, mut pixels: Option<&mut Vec<PixelLods>>) -> FrameStats {
+    pub fn render(
+        &mut self,
+        camera: &RayCamera,
+        seed: u64,
+        frame: u64,
+        mut pixels: Option<&mut Vec<PixelLods>>,
+    ) -> FrameStats {
         let mut stats = FrameStats::default();
         let (w, h) = self.cfg.resolution;
         let textures_per_material = 3 * self.scene.layers;
@@ -205,7 +217,9 @@ impl<'s> FeedbackRenderer<'s> {
             for (k, tex) in self.scene.textures_of(hit.object).enumerate() {
                 let desc = &self.scene.textures[tex as usize];
                 let minmip = &self.minmip[tex as usize];
-                let Ok(s) = sample(&self.cfg.sampler, uv, derivs, desc.width, desc.height, desc.mip_levels, Some(minmip)) else {
+                let Ok(s) =
+                    sample(&self.cfg.sampler, uv, derivs, desc.width, desc.height, desc.mip_levels, Some(minmip))
+                else {
                     continue;
                 };
                 stats.texture_samples += 1;
@@ -216,7 +230,12 @@ impl<'s> FeedbackRenderer<'s> {
                 }
                 let (a, slice) = self.slots[tex as usize];
                 let mut map = self.arrays[a].slice_mut(slice).expect("slot exists");
-                let _ = self.layouts[tex as usize].write_min_mip(&mut map, &s.feedback_footprint, s.desired_lod, self.cfg.feedback.small_tail);
+                let _ = self.layouts[tex as usize].write_min_mip(
+                    &mut map,
+                    &s.feedback_footprint,
+                    s.desired_lod,
+                    self.cfg.feedback.small_tail,
+                );
                 if k == 0 {
                     if let Some(out) = pixels.as_deref_mut() {
                         out.push(PixelLods { x, y, texture: tex, desired: s.desired_lod, effective: s.effective_lod });

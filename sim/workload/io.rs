@@ -10,8 +10,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use sfsim_models::nvme::{
-    Request, RequestError, RequestOptions, Source, SwizzleMode, BCPACK_MODE_MAX, MAX_ZLIB_OUTPUT,
-    STREAM_ALIGNMENT,
+    Request, RequestError, RequestOptions, Source, SwizzleMode, BCPACK_MODE_MAX, MAX_ZLIB_OUTPUT, STREAM_ALIGNMENT,
 };
 use sfsim_models::units::{Bytes, Time};
 use sfsim_models::ConfigError;
@@ -50,10 +49,9 @@ impl StreamSize {
         match self {
             StreamSize::Fixed(b) => (*b, *b),
             StreamSize::Uniform { min, max } => (*min, *max),
-            StreamSize::Choice(list) => (
-                list.iter().copied().min().unwrap_or(Bytes::ZERO),
-                list.iter().copied().max().unwrap_or(Bytes::ZERO),
-            ),
+            StreamSize::Choice(list) => {
+                (list.iter().copied().min().unwrap_or(Bytes::ZERO), list.iter().copied().max().unwrap_or(Bytes::ZERO))
+            }
         }
     }
 
@@ -107,11 +105,7 @@ impl Default for IoWorkload {
             stream: StreamSize::default(),
             ratio: 2.0,
             ratio_spread: 0.1,
-            options: RequestOptions {
-                zlib: true,
-                bcpack_mode: 0,
-                swizzle_mode: 0,
-            },
+            options: RequestOptions { zlib: true, bcpack_mode: 0, swizzle_mode: 0 },
             fill: false,
             cadence: Time(16_700_000_000),
             in_flight: Bytes::mib(64),
@@ -131,42 +125,29 @@ impl IoWorkload {
         if min.0 == 0 || max > Bytes::mib(512) || min > max {
             return Err(ConfigError::new(
                 "stream",
-                format!(
-                    "sizes {min}..={max} are out of range; expected 1B..=512MiB with min ≤ max"
-                ),
+                format!("sizes {min}..={max} are out of range; expected 1B..=512MiB with min ≤ max"),
             ));
         }
         if self.options.bcpack_mode > u32::from(BCPACK_MODE_MAX) {
             return Err(ConfigError::new(
                 "options.bcpack_mode",
-                format!(
-                    "{} is out of range; expected 0..=7",
-                    self.options.bcpack_mode
-                ),
+                format!("{} is out of range; expected 0..=7", self.options.bcpack_mode),
             ));
         }
         if SwizzleMode::from_raw(self.options.swizzle_mode).is_none() {
             return Err(ConfigError::new(
                 "options.swizzle_mode",
-                format!(
-                    "{} is out of range; expected 0..={}",
-                    self.options.swizzle_mode,
-                    SwizzleMode::MAX
-                ),
+                format!("{} is out of range; expected 0..={}", self.options.swizzle_mode, SwizzleMode::MAX),
             ));
         }
         let compresses = self.options.decompresses();
-        if !self.ratio.is_finite() || (compresses && !(self.ratio > 1.0 && self.ratio <= 10_000.0))
-        {
+        if !self.ratio.is_finite() || (compresses && !(self.ratio > 1.0 && self.ratio <= 10_000.0)) {
             return Err(ConfigError::new("ratio", format!("{} is out of range; expected > 1 and ≤ 10000 when zlib or BCPack is on (compressed < uncompressed)", self.ratio)));
         }
         if !compresses && self.ratio != 1.0 {
             return Err(ConfigError::new(
                 "ratio",
-                format!(
-                    "{} must be 1 for uncompressed reads (no zlib, no BCPack)",
-                    self.ratio
-                ),
+                format!("{} must be 1 for uncompressed reads (no zlib, no BCPack)", self.ratio),
             ));
         }
         if !(0.0..=0.5).contains(&self.ratio_spread) {
@@ -178,32 +159,21 @@ impl IoWorkload {
         if compresses && self.ratio * (1.0 - self.ratio_spread) <= 1.0 {
             return Err(ConfigError::new(
                 "ratio_spread",
-                format!(
-                    "ratio {} × (1 − {}) must stay > 1 so every stream shrinks",
-                    self.ratio, self.ratio_spread
-                ),
+                format!("ratio {} × (1 − {}) must stay > 1 so every stream shrinks", self.ratio, self.ratio_spread),
             ));
         }
         // The zlib output is at most the uncompressed size.
         if self.options.zlib && max > MAX_ZLIB_OUTPUT {
             return Err(ConfigError::new(
                 "stream",
-                format!(
-                    "largest stream {max} exceeds the zlib stage's {MAX_ZLIB_OUTPUT} per request"
-                ),
+                format!("largest stream {max} exceeds the zlib stage's {MAX_ZLIB_OUTPUT} per request"),
             ));
         }
         if self.fill && !compresses {
-            return Err(ConfigError::new(
-                "fill",
-                "perfectly compressible pages need zlib or BCPack on",
-            ));
+            return Err(ConfigError::new("fill", "perfectly compressible pages need zlib or BCPack on"));
         }
         if self.cadence < Time::from_us(1) || self.cadence > Time::from_secs(10) {
-            return Err(ConfigError::new(
-                "cadence",
-                format!("{} is out of range; expected 1us..=10s", self.cadence),
-            ));
+            return Err(ConfigError::new("cadence", format!("{} is out of range; expected 1us..=10s", self.cadence)));
         }
         if self.in_flight.0 == 0 || self.in_flight > Bytes::gib(16) {
             return Err(ConfigError::new(
@@ -234,10 +204,7 @@ impl RequestMaker<'_> {
         };
         let intermediate = if cfg.options.zlib && cfg.options.bcpack() {
             let mean = ((compressed.0 as f64) * (uncompressed.0 as f64)).sqrt() as u64;
-            Bytes(mean.clamp(
-                compressed.0 + 1,
-                uncompressed.0.saturating_sub(1).max(compressed.0 + 1),
-            ))
+            Bytes(mean.clamp(compressed.0 + 1, uncompressed.0.saturating_sub(1).max(compressed.0 + 1)))
         } else {
             Bytes::ZERO
         };
@@ -302,18 +269,10 @@ const FINE_BIN: Time = Time::from_ms(10);
 
 /// Runs the IO workload for the scenario's duration. `progress(now, end)` is called now and
 /// then so a caller can show progress; it never affects results.
-pub fn run(
-    scenario: &Scenario,
-    cfg: &IoWorkload,
-    progress: &mut dyn FnMut(Time, Time),
-) -> Result<IoOutcome, RunError> {
+pub fn run(scenario: &Scenario, cfg: &IoWorkload, progress: &mut dyn FnMut(Time, Time)) -> Result<IoOutcome, RunError> {
     let end = scenario.duration;
     let mut path = IoPath::new(&scenario.hardware, scenario.seed)?;
-    let mut maker = RequestMaker {
-        cfg,
-        rng: ChaCha8Rng::seed_from_u64(scenario.seed ^ 0x5f5f_696f),
-        next_offset: 0,
-    };
+    let mut maker = RequestMaker { cfg, rng: ChaCha8Rng::seed_from_u64(scenario.seed ^ 0x5f5f_696f), next_offset: 0 };
     let mut pending = maker.make();
     let mut kernel = Kernel::new();
     kernel.schedule(Time::ZERO, Event::Tick);
@@ -323,17 +282,9 @@ pub fn run(
     let mut wake_at: Option<Time> = None;
 
     let window = scenario.hardware.nvme.window;
-    let (mut nvme_w, mut in_w, mut out_w, mut req_w) = (
-        Bins::new(window),
-        Bins::new(window),
-        Bins::new(window),
-        Bins::new(window),
-    );
-    let (mut nvme_f, mut in_f, mut out_f) = (
-        Bins::new(FINE_BIN),
-        Bins::new(FINE_BIN),
-        Bins::new(FINE_BIN),
-    );
+    let (mut nvme_w, mut in_w, mut out_w, mut req_w) =
+        (Bins::new(window), Bins::new(window), Bins::new(window), Bins::new(window));
+    let (mut nvme_f, mut in_f, mut out_f) = (Bins::new(FINE_BIN), Bins::new(FINE_BIN), Bins::new(FINE_BIN));
     let mut in_flight = 0u64;
     let mut enqueued = 0u64;
     let mut completed: Vec<Completed> = Vec::new();
@@ -352,10 +303,7 @@ pub fn run(
                 while in_flight == 0 || in_flight + pending.source_size.0 <= cfg.in_flight.0 {
                     in_flight += pending.source_size.0;
                     path.enqueue(now, pending, enqueued)
-                        .map_err(|source| RunError::Request {
-                            index: enqueued,
-                            source,
-                        })?;
+                        .map_err(|source| RunError::Request { index: enqueued, source })?;
                     enqueued += 1;
                     pending = maker.make();
                 }
@@ -414,25 +362,12 @@ pub fn run(
         })
         .collect();
     let fine_count = end.0.div_ceil(FINE_BIN.0) as usize;
-    let (fnv, fin, fout) = (
-        nvme_f.values(fine_count),
-        in_f.values(fine_count),
-        out_f.values(fine_count),
-    );
-    let fine = (0..fine_count)
-        .map(|i| (Time(FINE_BIN.0 * i as u64), fnv[i], fin[i], fout[i]))
-        .collect();
+    let (fnv, fin, fout) = (nvme_f.values(fine_count), in_f.values(fine_count), out_f.values(fine_count));
+    let fine = (0..fine_count).map(|i| (Time(FINE_BIN.0 * i as u64), fnv[i], fin[i], fout[i])).collect();
 
     latencies.sort_unstable();
     let stats = collect_stats(scenario, &path, &latencies, enqueued, dest_done, src_done);
-    Ok(IoOutcome {
-        stats,
-        windows,
-        fine,
-        fine_bin: FINE_BIN,
-        latencies,
-        events: kernel.processed(),
-    })
+    Ok(IoOutcome { stats, windows, fine, fine_bin: FINE_BIN, latencies, events: kernel.processed() })
 }
 
 fn collect_stats(
@@ -446,9 +381,8 @@ fn collect_stats(
     let secs = scenario.duration.as_secs_f64();
     let dev = path.device.stats();
     let units = path.mdu.unit_stats();
-    let (mdu_in, mdu_out, jobs): (u64, u64, u64) = units.iter().fold((0, 0, 0), |a, u| {
-        (a.0 + u.input, a.1 + u.output, a.2 + u.jobs)
-    });
+    let (mdu_in, mdu_out, jobs): (u64, u64, u64) =
+        units.iter().fold((0, 0, 0), |a, u| (a.0 + u.input, a.1 + u.output, a.2 + u.jobs));
     let mut s = StatSet::default();
     s.push(
         "nvme.throughput",
@@ -456,7 +390,15 @@ fn collect_stats(
         "MB/s",
         "NVMe bytes read per second, mean over the run",
     );
-    s.push("nvme.window_min", dev.window_min.map(|b| b.as_mb_f64()), "MB", format!("least delivered in any full {} window while the device always had work (null: no such window)", scenario.hardware.nvme.window));
+    s.push(
+        "nvme.window_min",
+        dev.window_min.map(|b| b.as_mb_f64()),
+        "MB",
+        format!(
+            "least delivered in any full {} window while the device always had work (null: no such window)",
+            scenario.hardware.nvme.window
+        ),
+    );
     s.push(
         "nvme.window_max",
         dev.window_max.map(|b| b.as_mb_f64()),
@@ -475,12 +417,7 @@ fn collect_stats(
         "fraction",
         "share of the run the device had an IO to move",
     );
-    s.push(
-        "nvme.stall_time",
-        Some(dev.stalled.as_ms_f64()),
-        "ms",
-        "stall time the guarantee governor granted",
-    );
+    s.push("nvme.stall_time", Some(dev.stalled.as_ms_f64()), "ms", "stall time the guarantee governor granted");
     s.push(
         "nvme.stall_refused",
         Some(dev.stall_refused.as_ms_f64()),
@@ -514,18 +451,8 @@ fn collect_stats(
         "MiB",
         "highest staging-buffer occupancy",
     );
-    s.push(
-        "request.enqueued",
-        Some(enqueued as f64),
-        "count",
-        "requests the title enqueued",
-    );
-    s.push(
-        "request.completed",
-        Some(latencies.len() as f64),
-        "count",
-        "requests whose data reached title memory",
-    );
+    s.push("request.enqueued", Some(enqueued as f64), "count", "requests the title enqueued");
+    s.push("request.completed", Some(latencies.len() as f64), "count", "requests whose data reached title memory");
     s.push(
         "request.throughput",
         Some(dest_done as f64 / 1e6 / secs),

@@ -3,3 +3,4 @@
 //! same [`IoPath`](crate::iopath::IoPath).
 
 pub mod io;
+pub mod render;
