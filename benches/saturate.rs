@@ -12,15 +12,9 @@ fn saturate(c: &mut Criterion) {
     let scenario = Scenario::load(&file, &[]).expect("saturate.ron loads");
     let mut group = c.benchmark_group("saturate");
     group.sample_size(10);
-    group.throughput(Throughput::Elements(
-        scenario.duration.as_secs_f64().round() as u64,
-    ));
+    group.throughput(Throughput::Elements(scenario.duration.as_secs_f64().round() as u64));
     group.bench_function("10 s simulated", |b| {
-        b.iter(|| {
-            run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {})
-                .expect("runs")
-                .stats
-        })
+        b.iter(|| run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {}).expect("runs").stats)
     });
     group.finish();
 }

@@ -44,10 +44,7 @@ struct Slab<T> {
 
 impl<T> Slab<T> {
     fn new() -> Self {
-        Slab {
-            items: Vec::new(),
-            free: Vec::new(),
-        }
+        Slab { items: Vec::new(), free: Vec::new() }
     }
     fn insert(&mut self, item: T) -> u32 {
         match self.free.pop() {
@@ -118,12 +115,7 @@ impl IoPath {
     pub fn enqueue(&mut self, now: Time, request: Request, tag: u64) -> Result<(), RequestError> {
         request.validate()?;
         let pieces = request.split(self.max_io);
-        let id = self.requests.insert(RequestState {
-            tag,
-            enqueued: now,
-            pieces_left: pieces.len() as u32,
-            request,
-        });
+        let id = self.requests.insert(RequestState { tag, enqueued: now, pieces_left: pieces.len() as u32, request });
         self.in_flight_requests += 1;
         let from_file = matches!(request.source, Source::File { .. });
         for piece in pieces {
@@ -134,22 +126,12 @@ impl IoPath {
                 stages: Stages::from(request.options),
                 fill: request.fill,
             };
-            let pid = self.pieces.insert(PieceState {
-                request: id,
-                job,
-                from_file,
-            });
+            let pid = self.pieces.insert(PieceState { request: id, job, from_file });
             self.pieces.get_mut(pid).job.id = u64::from(pid);
             if from_file {
                 self.waiting.push_back(pid);
             } else {
-                self.mdu.submit(
-                    now,
-                    Job {
-                        id: u64::from(pid),
-                        ..job
-                    },
-                );
+                self.mdu.submit(now, Job { id: u64::from(pid), ..job });
             }
         }
         self.pump(now);

@@ -51,12 +51,7 @@ impl<E> Default for Kernel<E> {
 
 impl<E> Kernel<E> {
     pub fn new() -> Self {
-        Kernel {
-            heap: BinaryHeap::new(),
-            seq: 0,
-            now: Time::ZERO,
-            processed: 0,
-        }
+        Kernel { heap: BinaryHeap::new(), seq: 0, now: Time::ZERO, processed: 0 }
     }
 
     /// The time of the event being processed (or last processed).
@@ -76,16 +71,9 @@ impl<E> Kernel<E> {
     /// Schedules `event` at `at`. Scheduling in the past is a model bug: the event is
     /// clamped to `now` in release builds and asserts in debug builds.
     pub fn schedule(&mut self, at: Time, event: E) {
-        debug_assert!(
-            at >= self.now,
-            "event scheduled in the past: {at} < {}",
-            self.now
-        );
+        debug_assert!(at >= self.now, "event scheduled in the past: {at} < {}", self.now);
         let time = at.max(self.now);
-        self.heap.push(Entry {
-            key: (u128::from(time.0) << 64) | u128::from(self.seq),
-            event,
-        });
+        self.heap.push(Entry { key: (u128::from(time.0) << 64) | u128::from(self.seq), event });
         self.seq += 1;
     }
 

@@ -6,17 +6,8 @@ use crate::common::{repo, sfsim};
 fn run_writes_every_output_and_the_report() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("qs");
-    let output = sfsim()
-        .args(["run", "--out"])
-        .arg(&out)
-        .arg(repo("scenarios/quickstart.ron"))
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output = sfsim().args(["run", "--out"]).arg(&out).arg(repo("scenarios/quickstart.ron")).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("nvme.throughput"), "{stdout}");
     for file in [
@@ -33,8 +24,7 @@ fn run_writes_every_output_and_the_report() {
         let meta = std::fs::metadata(out.join(file)).unwrap_or_else(|_| panic!("{file} missing"));
         assert!(meta.len() > 0, "{file} empty");
     }
-    let stats: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("stats.json")).unwrap()).unwrap();
+    let stats: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("stats.json")).unwrap()).unwrap();
     for name in [
         "nvme.throughput",
         "nvme.window_min",
@@ -49,26 +39,15 @@ fn run_writes_every_output_and_the_report() {
     ] {
         let entry = &stats[name];
         assert!(entry["value"].is_number(), "{name}: {entry}");
-        assert!(
-            entry["unit"].is_string() && entry["description"].is_string(),
-            "{name}"
-        );
+        assert!(entry["unit"].is_string() && entry["description"].is_string(), "{name}");
     }
     let html = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(html.contains("throughput.png") && html.contains("latency.png"));
     // resolved.ron is itself a valid scenario that resolves to the same thing.
     let again = dir.path().join("again");
-    let status = sfsim()
-        .args(["run", "-q", "--out"])
-        .arg(&again)
-        .arg(out.join("resolved.ron"))
-        .status()
-        .unwrap();
+    let status = sfsim().args(["run", "-q", "--out"]).arg(&again).arg(out.join("resolved.ron")).status().unwrap();
     assert!(status.success());
-    assert_eq!(
-        std::fs::read(out.join("resolved.ron")).unwrap(),
-        std::fs::read(again.join("resolved.ron")).unwrap()
-    );
+    assert_eq!(std::fs::read(out.join("resolved.ron")).unwrap(), std::fs::read(again.join("resolved.ron")).unwrap());
 }
 
 #[test]
@@ -76,25 +55,14 @@ fn set_overrides_reach_the_run() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("o");
     let status = sfsim()
-        .args([
-            "run",
-            "-q",
-            "--set",
-            "workload.in_flight=16MiB",
-            "--set",
-            "duration=500ms",
-            "--out",
-        ])
+        .args(["run", "-q", "--set", "workload.in_flight=16MiB", "--set", "duration=500ms", "--out"])
         .arg(&out)
         .arg(repo("scenarios/quickstart.ron"))
         .status()
         .unwrap();
     assert!(status.success());
     let resolved = std::fs::read_to_string(out.join("resolved.ron")).unwrap();
-    assert!(
-        resolved.contains("in_flight: \"16MiB\"") && resolved.contains("duration: \"500ms\""),
-        "{resolved}"
-    );
+    assert!(resolved.contains("in_flight: \"16MiB\"") && resolved.contains("duration: \"500ms\""), "{resolved}");
 }
 
 #[test]
@@ -115,11 +83,7 @@ fn sweep_tabulates_and_plots() {
         .arg(repo("scenarios/io/saturate.ron"))
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let csv = std::fs::read_to_string(dir.path().join("sweep.csv")).unwrap();
     assert_eq!(csv.lines().count(), 3, "{csv}");
     assert!(dir.path().join("sweep_nvme_throughput.png").exists());

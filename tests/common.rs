@@ -9,20 +9,13 @@ pub fn repo(path: &str) -> PathBuf {
 
 /// Runs a scenario file from the repository with `path=value` overrides.
 pub fn run_file(file: &str, sets: &[&str]) -> StatSet {
-    let overrides: Vec<Override> = sets
-        .iter()
-        .map(|s| s.parse().expect("valid override"))
-        .collect();
+    let overrides: Vec<Override> = sets.iter().map(|s| s.parse().expect("valid override")).collect();
     let scenario = Scenario::load(&repo(file), &overrides).expect("scenario loads");
-    run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {})
-        .expect("run succeeds")
-        .stats
+    run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {}).expect("run succeeds").stats
 }
 
 pub fn stat(stats: &StatSet, name: &str) -> f64 {
-    stats
-        .get(name)
-        .unwrap_or_else(|| panic!("stat {name} missing or null"))
+    stats.get(name).unwrap_or_else(|| panic!("stat {name} missing or null"))
 }
 
 pub fn sfsim() -> std::process::Command {

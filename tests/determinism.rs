@@ -15,19 +15,10 @@ fn reruns_write_byte_identical_stats_and_windows() {
             .status()
             .unwrap();
         assert!(status.success());
-        outputs.push((
-            std::fs::read(out.join("stats.json")).unwrap(),
-            std::fs::read(out.join("windows.csv")).unwrap(),
-        ));
+        outputs.push((std::fs::read(out.join("stats.json")).unwrap(), std::fs::read(out.join("windows.csv")).unwrap()));
     }
-    assert_eq!(
-        outputs[0].0, outputs[1].0,
-        "stats.json differs between runs"
-    );
-    assert_eq!(
-        outputs[0].1, outputs[1].1,
-        "windows.csv differs between runs"
-    );
+    assert_eq!(outputs[0].0, outputs[1].0, "stats.json differs between runs");
+    assert_eq!(outputs[0].1, outputs[1].1, "windows.csv differs between runs");
 }
 
 #[test]

@@ -11,10 +11,7 @@ pub struct ConfigError {
 
 impl ConfigError {
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
-        ConfigError {
-            field: field.into(),
-            message: message.into(),
-        }
+        ConfigError { field: field.into(), message: message.into() }
     }
 
     /// Prefixes the field path, e.g. `peak` → `hardware.nvme.peak`.

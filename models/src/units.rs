@@ -18,36 +18,15 @@ pub const PS_PER_S: u64 = 1_000_000_000_000;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum UnitError {
     #[error("{kind} {text:?} has no unit; write it with one of {units}")]
-    MissingUnit {
-        kind: &'static str,
-        text: String,
-        units: &'static str,
-    },
+    MissingUnit { kind: &'static str, text: String, units: &'static str },
     #[error("{kind} {text:?} has unknown unit {unit:?}; expected one of {units}")]
-    UnknownUnit {
-        kind: &'static str,
-        text: String,
-        unit: String,
-        units: &'static str,
-    },
+    UnknownUnit { kind: &'static str, text: String, unit: String, units: &'static str },
     #[error("{kind} {text:?} is not a number followed by a unit (e.g. {example})")]
-    BadNumber {
-        kind: &'static str,
-        text: String,
-        example: &'static str,
-    },
+    BadNumber { kind: &'static str, text: String, example: &'static str },
     #[error("{kind} {text:?} is not a whole number of {base}")]
-    NotWhole {
-        kind: &'static str,
-        text: String,
-        base: &'static str,
-    },
+    NotWhole { kind: &'static str, text: String, base: &'static str },
     #[error("{kind} {text:?} is too large (maximum {max})")]
-    Overflow {
-        kind: &'static str,
-        text: String,
-        max: String,
-    },
+    Overflow { kind: &'static str, text: String, max: String },
 }
 
 const TIME_UNITS: &[(&str, u64)] = &[
@@ -86,86 +65,46 @@ fn parse_scaled(
     base: &'static str,
 ) -> Result<u64, UnitError> {
     let trimmed = text.trim();
-    let split = trimmed
-        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
-        .unwrap_or(trimmed.len());
+    let split = trimmed.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_')).unwrap_or(trimmed.len());
     let (number, unit_part) = trimmed.split_at(split);
     let unit_part = unit_part.trim();
     if number.is_empty() {
-        return Err(UnitError::BadNumber {
-            kind,
-            text: text.into(),
-            example,
-        });
+        return Err(UnitError::BadNumber { kind, text: text.into(), example });
     }
     if unit_part.is_empty() {
-        return Err(UnitError::MissingUnit {
-            kind,
-            text: text.into(),
-            units: unit_names,
-        });
+        return Err(UnitError::MissingUnit { kind, text: text.into(), units: unit_names });
     }
-    let unit_core = unit_part
-        .strip_suffix(unit_suffix)
-        .filter(|_| !unit_suffix.is_empty());
+    let unit_core = unit_part.strip_suffix(unit_suffix).filter(|_| !unit_suffix.is_empty());
     let unit_core = match (unit_suffix.is_empty(), unit_core) {
         (true, _) => unit_part,
         (false, Some(core)) => core,
         (false, None) => {
-            return Err(UnitError::UnknownUnit {
-                kind,
-                text: text.into(),
-                unit: unit_part.into(),
-                units: unit_names,
-            })
+            return Err(UnitError::UnknownUnit { kind, text: text.into(), unit: unit_part.into(), units: unit_names })
         }
     };
     let scale = units
         .iter()
         .find(|(name, _)| *name == unit_core)
         .map(|(_, s)| *s)
-        .ok_or_else(|| UnitError::UnknownUnit {
-            kind,
-            text: text.into(),
-            unit: unit_part.into(),
-            units: unit_names,
-        })?;
+        .ok_or_else(|| UnitError::UnknownUnit { kind, text: text.into(), unit: unit_part.into(), units: unit_names })?;
     let number: String = number.chars().filter(|c| *c != '_').collect();
     let (int_part, frac_part) = match number.split_once('.') {
         Some((i, f)) => (i, f),
         None => (number.as_str(), ""),
     };
     if (int_part.is_empty() && frac_part.is_empty()) || frac_part.contains('.') {
-        return Err(UnitError::BadNumber {
-            kind,
-            text: text.into(),
-            example,
-        });
+        return Err(UnitError::BadNumber { kind, text: text.into(), example });
     }
-    let overflow = || UnitError::Overflow {
-        kind,
-        text: text.into(),
-        max: u64::MAX.to_string(),
-    };
+    let overflow = || UnitError::Overflow { kind, text: text.into(), max: u64::MAX.to_string() };
     let mut mantissa: u128 = 0;
     for c in int_part.chars().chain(frac_part.chars()) {
-        mantissa = mantissa
-            .checked_mul(10)
-            .and_then(|m| m.checked_add(u128::from(c as u8 - b'0')))
-            .ok_or_else(overflow)?;
+        mantissa =
+            mantissa.checked_mul(10).and_then(|m| m.checked_add(u128::from(c as u8 - b'0'))).ok_or_else(overflow)?;
     }
-    let denominator = 10u128
-        .checked_pow(frac_part.len() as u32)
-        .ok_or_else(overflow)?;
-    let scaled = mantissa
-        .checked_mul(u128::from(scale))
-        .ok_or_else(overflow)?;
+    let denominator = 10u128.checked_pow(frac_part.len() as u32).ok_or_else(overflow)?;
+    let scaled = mantissa.checked_mul(u128::from(scale)).ok_or_else(overflow)?;
     if scaled % denominator != 0 {
-        return Err(UnitError::NotWhole {
-            kind,
-            text: text.into(),
-            base,
-        });
+        return Err(UnitError::NotWhole { kind, text: text.into(), base });
     }
     u64::try_from(scaled / denominator).map_err(|_| overflow())
 }
@@ -235,16 +174,7 @@ impl Time {
         Time((u128::from(self.0) * u128::from(num) / u128::from(den)) as u64)
     }
     pub fn parse(text: &str) -> Result<Self, UnitError> {
-        parse_scaled(
-            text,
-            "duration",
-            TIME_UNITS,
-            "",
-            TIME_UNIT_NAMES,
-            "\"250ms\"",
-            "picoseconds",
-        )
-        .map(Time)
+        parse_scaled(text, "duration", TIME_UNITS, "", TIME_UNIT_NAMES, "\"250ms\"", "picoseconds").map(Time)
     }
 }
 
@@ -253,12 +183,7 @@ impl fmt::Display for Time {
         if self.0 == 0 {
             return f.write_str("0s");
         }
-        for (name, scale) in [
-            ("s", PS_PER_S),
-            ("ms", 1_000_000_000),
-            ("us", 1_000_000),
-            ("ns", 1_000),
-        ] {
+        for (name, scale) in [("s", PS_PER_S), ("ms", 1_000_000_000), ("us", 1_000_000), ("ns", 1_000)] {
             if self.0 >= scale {
                 if let Some(text) = format_exact(self.0, scale, 3) {
                     return write!(f, "{text}{name}");
@@ -324,16 +249,7 @@ impl Bytes {
         Bytes(self.0.saturating_sub(other.0))
     }
     pub fn parse(text: &str) -> Result<Self, UnitError> {
-        parse_scaled(
-            text,
-            "size",
-            BYTE_UNITS,
-            "",
-            BYTE_UNIT_NAMES,
-            "\"64KiB\"",
-            "bytes",
-        )
-        .map(Bytes)
+        parse_scaled(text, "size", BYTE_UNITS, "", BYTE_UNIT_NAMES, "\"64KiB\"", "bytes").map(Bytes)
     }
 }
 
@@ -344,22 +260,12 @@ impl fmt::Display for Bytes {
         }
         // Binary units first when exact: buffer sizes are binary, and "64KiB" reads better
         // than "65.536KB". Then SI with up to three decimals, then plain bytes.
-        for (name, scale) in [
-            ("TiB", 1u64 << 40),
-            ("GiB", 1 << 30),
-            ("MiB", 1 << 20),
-            ("KiB", 1 << 10),
-        ] {
+        for (name, scale) in [("TiB", 1u64 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] {
             if self.0 >= scale && self.0.is_multiple_of(scale) {
                 return write!(f, "{}{name}", self.0 / scale);
             }
         }
-        for (name, scale) in [
-            ("TB", 1_000_000_000_000u64),
-            ("GB", 1_000_000_000),
-            ("MB", 1_000_000),
-            ("KB", 1_000),
-        ] {
+        for (name, scale) in [("TB", 1_000_000_000_000u64), ("GB", 1_000_000_000), ("MB", 1_000_000), ("KB", 1_000)] {
             if self.0 >= scale {
                 if let Some(text) = format_exact(self.0, scale, 3) {
                     return write!(f, "{text}{name}");
@@ -425,16 +331,7 @@ impl Rate {
         self.0 as f64 / 1e6
     }
     pub fn parse(text: &str) -> Result<Self, UnitError> {
-        parse_scaled(
-            text,
-            "rate",
-            BYTE_UNITS,
-            "/s",
-            RATE_UNIT_NAMES,
-            "\"2000MB/s\"",
-            "bytes per second",
-        )
-        .map(Rate)
+        parse_scaled(text, "rate", BYTE_UNITS, "/s", RATE_UNIT_NAMES, "\"2000MB/s\"", "bytes per second").map(Rate)
     }
 }
 
@@ -444,22 +341,14 @@ impl fmt::Display for Rate {
             return f.write_str("0B/s");
         }
         // Hardware rates are quoted in SI units.
-        for (name, scale) in [
-            ("GB/s", 1_000_000_000u64),
-            ("MB/s", 1_000_000),
-            ("KB/s", 1_000),
-        ] {
+        for (name, scale) in [("GB/s", 1_000_000_000u64), ("MB/s", 1_000_000), ("KB/s", 1_000)] {
             if self.0 >= scale {
                 if let Some(text) = format_exact(self.0, scale, 3) {
                     return write!(f, "{text}{name}");
                 }
             }
         }
-        for (name, scale) in [
-            ("GiB/s", 1u64 << 30),
-            ("MiB/s", 1 << 20),
-            ("KiB/s", 1 << 10),
-        ] {
+        for (name, scale) in [("GiB/s", 1u64 << 30), ("MiB/s", 1 << 20), ("KiB/s", 1 << 10)] {
             if self.0 >= scale && self.0.is_multiple_of(scale) {
                 return write!(f, "{}{name}", self.0 / scale);
             }
@@ -494,10 +383,7 @@ macro_rules! serde_as_string {
 }
 
 serde_as_string!(Time, "a duration string with a unit, e.g. \"250ms\"");
-serde_as_string!(
-    Bytes,
-    "a size string with a unit, e.g. \"64KiB\" or \"500MB\""
-);
+serde_as_string!(Bytes, "a size string with a unit, e.g. \"64KiB\" or \"500MB\"");
 serde_as_string!(Rate, "a rate string with a unit, e.g. \"2000MB/s\"");
 
 #[cfg(test)]
@@ -526,34 +412,13 @@ mod tests {
 
     #[test]
     fn missing_or_unknown_units_are_errors() {
-        assert!(matches!(
-            Time::parse("250"),
-            Err(UnitError::MissingUnit { .. })
-        ));
-        assert!(matches!(
-            Bytes::parse("64kib"),
-            Err(UnitError::UnknownUnit { .. })
-        ));
-        assert!(matches!(
-            Rate::parse("2000MB"),
-            Err(UnitError::UnknownUnit { .. })
-        ));
-        assert!(matches!(
-            Bytes::parse("0.5B"),
-            Err(UnitError::NotWhole { .. })
-        ));
-        assert!(matches!(
-            Time::parse("ms"),
-            Err(UnitError::BadNumber { .. })
-        ));
-        assert!(matches!(
-            Time::parse("1.2.3ms"),
-            Err(UnitError::BadNumber { .. })
-        ));
-        assert!(matches!(
-            Bytes::parse("99999999999TiB"),
-            Err(UnitError::Overflow { .. })
-        ));
+        assert!(matches!(Time::parse("250"), Err(UnitError::MissingUnit { .. })));
+        assert!(matches!(Bytes::parse("64kib"), Err(UnitError::UnknownUnit { .. })));
+        assert!(matches!(Rate::parse("2000MB"), Err(UnitError::UnknownUnit { .. })));
+        assert!(matches!(Bytes::parse("0.5B"), Err(UnitError::NotWhole { .. })));
+        assert!(matches!(Time::parse("ms"), Err(UnitError::BadNumber { .. })));
+        assert!(matches!(Time::parse("1.2.3ms"), Err(UnitError::BadNumber { .. })));
+        assert!(matches!(Bytes::parse("99999999999TiB"), Err(UnitError::Overflow { .. })));
         let msg = Time::parse("250").unwrap_err().to_string();
         assert!(msg.contains("ms"), "{msg}");
     }

@@ -11,10 +11,7 @@ pub struct Bins {
 impl Bins {
     pub fn new(width: Time) -> Self {
         assert!(width.0 > 0, "bin width must be > 0");
-        Bins {
-            width,
-            values: Vec::new(),
-        }
+        Bins { width, values: Vec::new() }
     }
 
     pub fn width(&self) -> Time {
@@ -54,9 +51,7 @@ impl Bins {
 
     /// Values of the first `count` bins (zero where nothing was added).
     pub fn values(&self, count: usize) -> Vec<u64> {
-        (0..count)
-            .map(|i| self.values.get(i).copied().unwrap_or(0))
-            .collect()
+        (0..count).map(|i| self.values.get(i).copied().unwrap_or(0)).collect()
     }
 }
 

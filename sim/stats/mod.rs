@@ -25,27 +25,13 @@ pub struct StatSet {
 }
 
 impl StatSet {
-    pub fn push(
-        &mut self,
-        name: &str,
-        value: Option<f64>,
-        unit: &'static str,
-        description: impl Into<String>,
-    ) {
+    pub fn push(&mut self, name: &str, value: Option<f64>, unit: &'static str, description: impl Into<String>) {
         let value = value.filter(|v| v.is_finite());
-        self.stats.push(Stat {
-            name: name.to_string(),
-            value,
-            unit,
-            description: description.into(),
-        });
+        self.stats.push(Stat { name: name.to_string(), value, unit, description: description.into() });
     }
 
     pub fn get(&self, name: &str) -> Option<f64> {
-        self.stats
-            .iter()
-            .find(|s| s.name == name)
-            .and_then(|s| s.value)
+        self.stats.iter().find(|s| s.name == name).and_then(|s| s.value)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Stat> {
@@ -54,14 +40,7 @@ impl StatSet {
 
     /// Drops every stat whose name starts with `prefix` (e.g. the wall-clock `host.` ones).
     pub fn without_prefix(&self, prefix: &str) -> StatSet {
-        StatSet {
-            stats: self
-                .stats
-                .iter()
-                .filter(|s| !s.name.starts_with(prefix))
-                .cloned()
-                .collect(),
-        }
+        StatSet { stats: self.stats.iter().filter(|s| !s.name.starts_with(prefix)).cloned().collect() }
     }
 
     /// `{"name": {"value": v, "unit": "...", "description": "..."}, ...}` in push order.
@@ -69,10 +48,7 @@ impl StatSet {
         let mut map = Map::new();
         for s in &self.stats {
             let mut entry = Map::new();
-            entry.insert(
-                "value".into(),
-                s.value.map_or(Value::Null, |v| Value::from(round_sig(v))),
-            );
+            entry.insert("value".into(), s.value.map_or(Value::Null, |v| Value::from(round_sig(v))));
             entry.insert("unit".into(), Value::from(s.unit));
             entry.insert("description".into(), Value::from(s.description.clone()));
             map.insert(s.name.clone(), Value::Object(entry));

@@ -46,9 +46,7 @@ pub(crate) fn texel_count(width: u32, height: u32) -> usize {
 /// still allow arrays of hundreds of GiB.
 pub(crate) fn alloc_filled(len: usize, value: u8) -> Result<Vec<u8>, GpuError> {
     let mut bytes = Vec::new();
-    bytes
-        .try_reserve_exact(len)
-        .map_err(|_| GpuError::Allocation(len))?;
+    bytes.try_reserve_exact(len).map_err(|_| GpuError::Allocation(len))?;
     bytes.resize(len, value);
     Ok(bytes)
 }
@@ -61,11 +59,7 @@ impl MinMipFeedback<Vec<u8>> {
     pub fn new(width: u32, height: u32) -> Result<Self, GpuError> {
         check_dim("feedback map width", width)?;
         check_dim("feedback map height", height)?;
-        Ok(MinMipFeedback {
-            width,
-            height,
-            texels: alloc_filled(texel_count(width, height), Lod53::NONE.0)?,
-        })
+        Ok(MinMipFeedback { width, height, texels: alloc_filled(texel_count(width, height), Lod53::NONE.0)? })
     }
 }
 
@@ -92,10 +86,7 @@ impl<S: AsRef<[u8]>> MinMipFeedback<S> {
 
     /// Texels holding a request (anything but [`Lod53::NONE`]).
     pub fn requested_count(&self) -> usize {
-        self.texels()
-            .iter()
-            .filter(|&&b| b != Lod53::NONE.0)
-            .count()
+        self.texels().iter().filter(|&&b| b != Lod53::NONE.0).count()
     }
 
     fn index(&self, x: u32, y: u32) -> Option<usize> {
@@ -181,21 +172,13 @@ impl FeedbackArray {
     /// Slice `i` for reading; `None` when `i >= slice_count()`.
     pub fn slice(&self, i: u32) -> Option<MinMipFeedbackSlice<'_>> {
         let range = self.range(i)?;
-        Some(MinMipFeedback {
-            width: self.width,
-            height: self.height,
-            texels: &self.texels[range],
-        })
+        Some(MinMipFeedback { width: self.width, height: self.height, texels: &self.texels[range] })
     }
 
     /// Slice `i` for writing; `None` when `i >= slice_count()`.
     pub fn slice_mut(&mut self, i: u32) -> Option<MinMipFeedbackSliceMut<'_>> {
         let range = self.range(i)?;
-        Some(MinMipFeedback {
-            width: self.width,
-            height: self.height,
-            texels: &mut self.texels[range],
-        })
+        Some(MinMipFeedback { width: self.width, height: self.height, texels: &mut self.texels[range] })
     }
 
     fn range(&self, i: u32) -> Option<std::ops::Range<usize>> {

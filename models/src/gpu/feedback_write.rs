@@ -86,20 +86,9 @@ impl FeedbackLayout {
         }
         let edge_ok = |r: u32, tex: u32| r.is_power_of_two() && r >= 4 && r <= tex / 2;
         if !edge_ok(region_width, tex_width) || !edge_ok(region_height, tex_height) {
-            return Err(GpuError::MipRegion {
-                width: region_width,
-                height: region_height,
-                tex_width,
-                tex_height,
-            });
+            return Err(GpuError::MipRegion { width: region_width, height: region_height, tex_width, tex_height });
         }
-        Ok(FeedbackLayout {
-            tex_width,
-            tex_height,
-            mip_count,
-            region_width,
-            region_height,
-        })
+        Ok(FeedbackLayout { tex_width, tex_height, mip_count, region_width, region_height })
     }
 
     /// Texture width, texels of mip 0.
@@ -143,10 +132,8 @@ impl FeedbackLayout {
     /// the chain stops before one.
     pub fn first_small_tail_mip(&self) -> Option<u32> {
         (0..self.mip_count).find(|&n| {
-            u64::from(mip_dim(self.tex_width, n)) * u64::from(self.region_width)
-                < u64::from(self.tex_width)
-                || u64::from(mip_dim(self.tex_height, n)) * u64::from(self.region_height)
-                    < u64::from(self.tex_height)
+            u64::from(mip_dim(self.tex_width, n)) * u64::from(self.region_width) < u64::from(self.tex_width)
+                || u64::from(mip_dim(self.tex_height, n)) * u64::from(self.region_height) < u64::from(self.tex_height)
         })
     }
 
@@ -209,17 +196,10 @@ impl FeedbackLayout {
     ///
     /// Errors when `map` is not `map_width() x map_height()` or tracks fewer mips than the
     /// texture has.
-    pub fn write_region_used(
-        &self,
-        map: &mut MipRegionUsedFeedback,
-        footprint: &Footprint,
-    ) -> Result<usize, GpuError> {
+    pub fn write_region_used(&self, map: &mut MipRegionUsedFeedback, footprint: &Footprint) -> Result<usize, GpuError> {
         self.check_size(map.width(), map.height())?;
         if map.mips() < self.mip_count {
-            return Err(GpuError::MapMips {
-                needed: self.mip_count,
-                actual: map.mips(),
-            });
+            return Err(GpuError::MapMips { needed: self.mip_count, actual: map.mips() });
         }
         let mut writes = 0;
         for tap in &footprint.taps {
@@ -267,13 +247,7 @@ mod tests {
     use super::*;
 
     fn tap(mip: u32, x0: u32, x1: u32, y0: u32, y1: u32) -> Tap {
-        Tap {
-            mip,
-            x0,
-            x1,
-            y0,
-            y1,
-        }
+        Tap { mip, x0, x1, y0, y1 }
     }
 
     #[test]
@@ -333,26 +307,19 @@ mod tests {
         let mut map = MinMipFeedback::new(4, 4).unwrap();
         // A mip-0 quad straddling the border between regions 0 and 1 in x.
         let fp = Footprint::from_taps(vec![tap(0, 255, 256, 10, 11)]);
-        let n = l
-            .write_min_mip(&mut map, &fp, 0.5, SmallTailPolicy::Exact)
-            .unwrap();
+        let n = l.write_min_mip(&mut map, &fp, 0.5, SmallTailPolicy::Exact).unwrap();
         assert_eq!(n, 2);
         assert_eq!(map.get(0, 0), Some(Lod53(4)));
         assert_eq!(map.get(1, 0), Some(Lod53(4)));
         assert_eq!(map.requested_count(), 2);
         // A coarser request elsewhere does not overwrite the finer one.
         let fp = Footprint::from_taps(vec![tap(2, 0, 1, 0, 1)]);
-        l.write_min_mip(&mut map, &fp, 2.0, SmallTailPolicy::Exact)
-            .unwrap();
+        l.write_min_mip(&mut map, &fp, 2.0, SmallTailPolicy::Exact).unwrap();
         assert_eq!(map.get(0, 0), Some(Lod53(4)));
         assert_eq!(map.get(1, 1), Some(Lod53::NONE));
         // A 1x1 tail mip covers the whole map.
         let fp = Footprint::from_taps(vec![tap(10, 0, 0, 0, 0)]);
-        assert_eq!(
-            l.write_min_mip(&mut map, &fp, 10.0, SmallTailPolicy::Exact)
-                .unwrap(),
-            16
-        );
+        assert_eq!(l.write_min_mip(&mut map, &fp, 10.0, SmallTailPolicy::Exact).unwrap(), 16);
         assert_eq!(map.get(3, 3), Some(Lod53(80)));
         assert_eq!(map.get(0, 0), Some(Lod53(4)));
     }
@@ -363,8 +330,7 @@ mod tests {
         let mut array = crate::gpu::FeedbackArray::new(4, 4, 2).unwrap();
         let fp = Footprint::from_taps(vec![tap(0, 40, 41, 40, 41)]);
         let mut slice = array.slice_mut(1).unwrap();
-        l.write_min_mip(&mut slice, &fp, 0.0, SmallTailPolicy::Exact)
-            .unwrap();
+        l.write_min_mip(&mut slice, &fp, 0.0, SmallTailPolicy::Exact).unwrap();
         assert_eq!(array.slice(1).unwrap().get(2, 2), Some(Lod53(0)));
         assert_eq!(array.slice(0).unwrap().requested_count(), 0);
     }
@@ -374,9 +340,7 @@ mod tests {
         let l = FeedbackLayout::new(1024, 1024, 11, 256, 256).unwrap();
         let mut map = MinMipFeedback::new(4, 8).unwrap();
         let fp = Footprint::default();
-        assert!(l
-            .write_min_mip(&mut map, &fp, 0.0, SmallTailPolicy::Exact)
-            .is_err());
+        assert!(l.write_min_mip(&mut map, &fp, 0.0, SmallTailPolicy::Exact).is_err());
         let mut used = MipRegionUsedFeedback::new(4, 4, 10).unwrap();
         assert!(l.write_region_used(&mut used, &fp).is_err());
     }

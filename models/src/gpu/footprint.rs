@@ -69,13 +69,7 @@ pub(crate) fn point_tap(uv: (f64, f64), mip: u32, tex_w: u32, tex_h: u32) -> Tap
     let (w, h) = (mip_dim(tex_w, mip), mip_dim(tex_h, mip));
     let x = clamp_texel(uv.0 * f64::from(w), w);
     let y = clamp_texel(uv.1 * f64::from(h), h);
-    Tap {
-        mip,
-        x0: x,
-        x1: x,
-        y0: y,
-        y1: y,
-    }
+    Tap { mip, x0: x, x1: x, y0: y, y1: y }
 }
 
 /// The 2x2 quad linear filtering reads around `uv` at `mip` (D3D11.3 §7.18.8), CLAMP-
@@ -123,13 +117,7 @@ mod tests {
 
     #[test]
     fn footprint_sorts_and_dedups() {
-        let a = Tap {
-            mip: 1,
-            x0: 0,
-            x1: 1,
-            y0: 0,
-            y1: 1,
-        };
+        let a = Tap { mip: 1, x0: 0, x1: 1, y0: 0, y1: 1 };
         let b = Tap { mip: 0, ..a };
         let f = Footprint::from_taps(vec![a, b, a]);
         assert_eq!(f.taps, vec![b, a]);

@@ -45,10 +45,7 @@ impl Lod53 {
 
     /// Encodes a whole mip level; `None` above 31 (the largest whole mip 5.3 can hold).
     pub fn from_mip(mip: u32) -> Option<Lod53> {
-        u8::try_from(mip)
-            .ok()
-            .filter(|&m| m <= 31)
-            .map(|m| Lod53(m << Self::FRACTION_BITS))
+        u8::try_from(mip).ok().filter(|&m| m <= 31).map(|m| Lod53(m << Self::FRACTION_BITS))
     }
 
     /// The value in mips, 0.0..=31.875 (exact: every 5.3 value is an f32).

@@ -39,11 +39,7 @@ pub fn anisotropic_lod(dx: (f64, f64), dy: (f64, f64), max_aniso: u32) -> AnisoL
     let len_major = sq_major.sqrt();
     if len_major == 0.0 {
         // No footprint at all: isotropic, LOD -inf (clamped to the finest mip later).
-        return AnisoLod {
-            lod: f64::NEG_INFINITY,
-            ratio: 1.0,
-            major: (0.0, 0.0),
-        };
+        return AnisoLod { lod: f64::NEG_INFINITY, ratio: 1.0, major: (0.0, 0.0) };
     }
     let max_aniso = f64::from(max_aniso);
     let mut ratio = sq_major / det; // +inf for parallel derivatives
@@ -57,11 +53,7 @@ pub fn anisotropic_lod(dx: (f64, f64), dy: (f64, f64), max_aniso: u32) -> AnisoL
     if len_minor < 1.0 {
         ratio = (ratio * len_minor).max(1.0);
     }
-    AnisoLod {
-        lod: len_minor.log2(),
-        ratio,
-        major,
-    }
+    AnisoLod { lod: len_minor.log2(), ratio, major }
 }
 
 /// `lod` truncated to the 8.8 fixed point mip selection uses ("converted to at least 8.8

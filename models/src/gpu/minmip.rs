@@ -31,12 +31,7 @@ impl MinMipMap {
     pub fn new(width: u32, height: u32, fill: Lod53) -> Result<Self, GpuError> {
         check_dim("MinMip map width", width)?;
         check_dim("MinMip map height", height)?;
-        Ok(MinMipMap {
-            width,
-            height,
-            values: alloc_filled(texel_count(width, height), fill.0)?,
-            max_value: fill.0,
-        })
+        Ok(MinMipMap { width, height, values: alloc_filled(texel_count(width, height), fill.0)?, max_value: fill.0 })
     }
 
     /// A map over the given row-major 5.3 `values`.
@@ -47,18 +42,10 @@ impl MinMipMap {
         check_dim("MinMip map height", height)?;
         let expected = texel_count(width, height);
         if values.len() != expected {
-            return Err(GpuError::DataLength {
-                expected,
-                actual: values.len(),
-            });
+            return Err(GpuError::DataLength { expected, actual: values.len() });
         }
         let max_value = values.iter().copied().max().unwrap_or(0);
-        Ok(MinMipMap {
-            width,
-            height,
-            values,
-            max_value,
-        })
+        Ok(MinMipMap { width, height, values, max_value })
     }
 
     /// Width, texels (mip-0 tiles).
@@ -104,9 +91,7 @@ impl MinMipMap {
     /// does when a tile of mip N (covering 2^N x 2^N mip-0 tiles) maps or unmaps. Returns
     /// `false` and writes nothing unless the rectangle is non-empty and inside the map.
     pub fn fill_rect(&mut self, x: u32, y: u32, w: u32, h: u32, value: Lod53) -> bool {
-        let inside = |start: u32, len: u32, dim: u32| {
-            len > 0 && start.checked_add(len).is_some_and(|end| end <= dim)
-        };
+        let inside = |start: u32, len: u32, dim: u32| len > 0 && start.checked_add(len).is_some_and(|end| end <= dim);
         if !inside(x, w, self.width) || !inside(y, h, self.height) {
             return false;
         }
@@ -216,9 +201,6 @@ mod tests {
     fn rejects_bad_sizes() {
         assert!(MinMipMap::new(0, 1, Lod53::ZERO).is_err());
         assert!(MinMipMap::from_values(2, 2, vec![0; 3]).is_err());
-        assert_eq!(
-            MinMipMap::new(3, 2, Lod53(7)).unwrap().values(),
-            &[7, 7, 7, 7, 7, 7]
-        );
+        assert_eq!(MinMipMap::new(3, 2, Lod53(7)).unwrap().values(), &[7, 7, 7, 7, 7, 7]);
     }
 }

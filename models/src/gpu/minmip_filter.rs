@@ -166,10 +166,7 @@ impl MinMipFilter {
             // value_range <= 31.875 in 5.3, so r <= 13 and the cast is exact.
             (r as u32).max(1)
         };
-        (
-            radius(self.slope_u, self.offset_u),
-            radius(self.slope_v, self.offset_v),
-        )
+        (radius(self.slope_u, self.offset_u), radius(self.slope_v, self.offset_v))
     }
 
     /// Texel t's term of the clamp at position (`px`, `py`): `m_t` minus the ramp, mips.
@@ -201,17 +198,13 @@ impl MinMipMap {
         let upper = f64::from(self.max_value().lod());
         // c's own term: p lies in c, so both distances are 0.
         let mut best = self.value(cx, cy);
-        let last_ring = cx
-            .max(self.width() - 1 - cx)
-            .max(cy)
-            .max(self.height() - 1 - cy);
+        let last_ring = cx.max(self.width() - 1 - cx).max(cy).max(self.height() - 1 - cy);
         for k in 1..=last_ring {
             // Every texel of ring k is k columns or k rows from c, hence at least k - 1
             // texels from p along that axis: its ramp is at least `least_ramp`.
             let gap = f64::from(k - 1);
             let ramp = |s: Slope, o: Offset| s.value() * (gap - o.value()).max(0.0);
-            let least_ramp =
-                ramp(filter.slope_u, filter.offset_u).min(ramp(filter.slope_v, filter.offset_v));
+            let least_ramp = ramp(filter.slope_u, filter.offset_u).min(ramp(filter.slope_v, filter.offset_v));
             if upper - least_ramp <= best {
                 break; // nothing from here outwards can raise the maximum
             }

@@ -33,8 +33,8 @@ pub use feedback::{FeedbackArray, MinMipFeedback, MinMipFeedbackSlice, MinMipFee
 pub use feedback_write::{FeedbackLayout, RegionRect, SmallTailPolicy};
 pub use footprint::{Footprint, Tap};
 pub use limits::{
-    full_mip_count, mip_dim, MAX_ANISOTROPY, MAX_ARRAY_SLICES, MAX_MIP_COUNT, MAX_TEXTURE_DIM,
-    MIP_LOD_BIAS_MAX, MIP_LOD_BIAS_MIN,
+    full_mip_count, mip_dim, MAX_ANISOTROPY, MAX_ARRAY_SLICES, MAX_MIP_COUNT, MAX_TEXTURE_DIM, MIP_LOD_BIAS_MAX,
+    MIP_LOD_BIAS_MIN,
 };
 pub use lod::Lod53;
 pub use lod_select::{anisotropic_lod, isotropic_lod, linear_mips, nearest_mip, AnisoLod};

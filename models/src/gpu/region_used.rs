@@ -31,18 +31,10 @@ impl MipRegionUsedFeedback {
         check_dim("feedback map width", width)?;
         check_dim("feedback map height", height)?;
         if mips == 0 || mips > MAX_MIP_COUNT {
-            return Err(GpuError::MipCount {
-                mip_count: mips,
-                max: MAX_MIP_COUNT,
-            });
+            return Err(GpuError::MipCount { mip_count: mips, max: MAX_MIP_COUNT });
         }
         let len = width as usize * height as usize * mips as usize;
-        Ok(MipRegionUsedFeedback {
-            width,
-            height,
-            mips,
-            bits: BitVec::repeat(false, len),
-        })
+        Ok(MipRegionUsedFeedback { width, height, mips, bits: BitVec::repeat(false, len) })
     }
 
     /// Width, mip-0 regions.
@@ -107,9 +99,8 @@ impl MipRegionUsedFeedback {
     }
 
     fn index(&self, x: u32, y: u32, mip: u32) -> Option<usize> {
-        (x < self.width && y < self.height && mip < self.mips).then(|| {
-            (mip as usize * self.height as usize + y as usize) * self.width as usize + x as usize
-        })
+        (x < self.width && y < self.height && mip < self.mips)
+            .then(|| (mip as usize * self.height as usize + y as usize) * self.width as usize + x as usize)
     }
 }
 

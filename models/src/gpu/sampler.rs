@@ -69,11 +69,7 @@ pub struct SamplerDesc {
 impl SamplerDesc {
     /// A sampler with `filter`, no LOD bias and point-sampled MinMip clamp.
     pub fn new(filter: Filter) -> SamplerDesc {
-        SamplerDesc {
-            filter,
-            lod_bias: 0.0,
-            minmip: None,
-        }
+        SamplerDesc { filter, lod_bias: 0.0, minmip: None }
     }
 
     /// Checks the D3D12 ranges: `max_aniso` in 1..=16, `lod_bias` finite in -16.0..=15.99.
@@ -153,11 +149,7 @@ pub fn sample(
     let (lod, ratio, probes) = match desc.filter {
         Filter::Anisotropic { max_aniso } => {
             let a = anisotropic_lod(dx, dy, max_aniso);
-            (
-                a.lod,
-                a.ratio,
-                aniso_probes(uv, a.ratio, a.major, max_aniso, w, h),
-            )
+            (a.lod, a.ratio, aniso_probes(uv, a.ratio, a.major, max_aniso, w, h))
         }
         _ => (isotropic_lod(dx, dy), 1.0, Probes { uvs: vec![uv] }),
     };
@@ -190,14 +182,7 @@ pub fn sample(
 
 /// `ceil(ratio)` probe centres (1..=max_aniso) spread over the major axis (texels of mip
 /// 0), converted back to UV.
-fn aniso_probes(
-    uv: (f64, f64),
-    ratio: f64,
-    major: (f64, f64),
-    max_aniso: u32,
-    w: f64,
-    h: f64,
-) -> Probes {
+fn aniso_probes(uv: (f64, f64), ratio: f64, major: (f64, f64), max_aniso: u32, w: f64, h: f64) -> Probes {
     // ratio is in 1..=max_aniso (finite), so the cast is exact after the clamp.
     let n = (ratio.ceil().clamp(1.0, f64::from(max_aniso))) as u32;
     let uvs = (0..n)
@@ -216,9 +201,7 @@ fn footprint(filter: Filter, probes: &Probes, lod: f64, dims: (u32, u32, u32)) -
     for &uv in &probes.uvs {
         match filter {
             Filter::Point => taps.push(point_tap(uv, nearest_mip(lod, mip_count), tex_w, tex_h)),
-            Filter::Bilinear => {
-                taps.push(bilinear_tap(uv, nearest_mip(lod, mip_count), tex_w, tex_h))
-            }
+            Filter::Bilinear => taps.push(bilinear_tap(uv, nearest_mip(lod, mip_count), tex_w, tex_h)),
             Filter::Trilinear | Filter::Anisotropic { .. } => {
                 let (first, second) = linear_mips(lod, mip_count);
                 taps.push(bilinear_tap(uv, first, tex_w, tex_h));

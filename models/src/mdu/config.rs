@@ -36,25 +36,15 @@ impl Default for MduConfig {
 impl MduConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.units == 0 || self.units > 64 {
-            return Err(ConfigError::new(
-                "units",
-                format!("{} is out of range; expected 1..=64", self.units),
-            ));
+            return Err(ConfigError::new("units", format!("{} is out of range; expected 1..=64", self.units)));
         }
-        for (field, rate) in [
-            ("input", self.input),
-            ("output", self.output),
-            ("fill_output", self.fill_output),
-        ] {
+        for (field, rate) in [("input", self.input), ("output", self.output), ("fill_output", self.fill_output)] {
             if rate.0 == 0 {
                 return Err(ConfigError::new(field, "must be > 0 B/s"));
             }
         }
         if self.setup > Time::from_ms(10) {
-            return Err(ConfigError::new(
-                "setup",
-                format!("{} is out of range; expected 0s..=10ms", self.setup),
-            ));
+            return Err(ConfigError::new("setup", format!("{} is out of range; expected 0s..=10ms", self.setup)));
         }
         Ok(())
     }

@@ -16,11 +16,7 @@ pub struct Stages {
 
 impl From<RequestOptions> for Stages {
     fn from(o: RequestOptions) -> Self {
-        Stages {
-            zlib: o.zlib,
-            bcpack: o.bcpack(),
-            swizzle: o.swizzle(),
-        }
+        Stages { zlib: o.zlib, bcpack: o.bcpack(), swizzle: o.swizzle() }
     }
 }
 
@@ -78,17 +74,8 @@ impl Mdu {
 
     /// Service time of a job on one unit.
     pub fn service_time(&self, job: &Job) -> Time {
-        let out_rate = if job.fill {
-            self.cfg.fill_output_per_unit()
-        } else {
-            self.cfg.output
-        };
-        self.cfg.setup
-            + self
-                .cfg
-                .input
-                .time_for(job.input)
-                .max(out_rate.time_for(job.output))
+        let out_rate = if job.fill { self.cfg.fill_output_per_unit() } else { self.cfg.output };
+        self.cfg.setup + self.cfg.input.time_for(job.input).max(out_rate.time_for(job.output))
     }
 
     /// Jobs waiting for a unit.
@@ -163,10 +150,7 @@ mod tests {
             id,
             input: Bytes(input),
             output: Bytes(output),
-            stages: Stages {
-                zlib: true,
-                ..Default::default()
-            },
+            stages: Stages { zlib: true, ..Default::default() },
             fill: false,
         }
     }
@@ -175,15 +159,9 @@ mod tests {
     fn service_time_is_setup_plus_slower_port() {
         let mdu = Mdu::new(&MduConfig::default()).unwrap();
         // 32 KiB in at 1.6 GB/s = 20.48 µs; 64 KiB out at 4 GB/s = 16.384 µs.
-        assert_eq!(
-            mdu.service_time(&job(0, 32_768, 65_536)),
-            Time(10_000_000 + 20_480_000)
-        );
+        assert_eq!(mdu.service_time(&job(0, 32_768, 65_536)), Time(10_000_000 + 20_480_000));
         // 16 KiB in → 128 KiB out: output bound, 32.768 µs.
-        assert_eq!(
-            mdu.service_time(&job(0, 16_384, 131_072)),
-            Time(10_000_000 + 32_768_000)
-        );
+        assert_eq!(mdu.service_time(&job(0, 16_384, 131_072)), Time(10_000_000 + 32_768_000));
     }
 
     #[test]

@@ -79,17 +79,12 @@ impl NvmeConfig {
     /// back-to-back IOs of `guarantee_min_io` bytes.
     pub fn overhead_reserve(&self) -> Time {
         let io_time = self.per_io + self.peak.time_for(self.guarantee_min_io);
-        Time(
-            (u128::from(self.window.0) * u128::from(self.per_io.0))
-                .div_ceil(u128::from(io_time.0.max(1))) as u64,
-        )
+        Time((u128::from(self.window.0) * u128::from(self.per_io.0)).div_ceil(u128::from(io_time.0.max(1))) as u64)
     }
 
     /// Channel time per window that stalls may take.
     pub fn stall_budget(&self) -> Time {
-        self.lost_budget()
-            .saturating_sub(self.overhead_reserve())
-            .saturating_sub(ROUNDING_MARGIN)
+        self.lost_budget().saturating_sub(self.overhead_reserve()).saturating_sub(ROUNDING_MARGIN)
     }
 
     pub fn validate(&self) -> Result<(), ConfigError> {
@@ -99,17 +94,11 @@ impl NvmeConfig {
         if self.peak < self.guaranteed {
             return Err(ConfigError::new(
                 "peak",
-                format!(
-                    "{} is below guaranteed {}; expected peak ≥ guaranteed",
-                    self.peak, self.guaranteed
-                ),
+                format!("{} is below guaranteed {}; expected peak ≥ guaranteed", self.peak, self.guaranteed),
             ));
         }
         if self.window < Time::from_ms(1) || self.window > Time::from_secs(10) {
-            return Err(ConfigError::new(
-                "window",
-                format!("{} is out of range; expected 1ms..=10s", self.window),
-            ));
+            return Err(ConfigError::new("window", format!("{} is out of range; expected 1ms..=10s", self.window)));
         }
         if self.queue_depth == 0 || self.queue_depth > 65_536 {
             return Err(ConfigError::new(
@@ -118,19 +107,13 @@ impl NvmeConfig {
             ));
         }
         if self.latency > Time::from_secs(1) {
-            return Err(ConfigError::new(
-                "latency",
-                format!("{} is out of range; expected 0s..=1s", self.latency),
-            ));
+            return Err(ConfigError::new("latency", format!("{} is out of range; expected 0s..=1s", self.latency)));
         }
         if self.guarantee_min_io.0 == 0 {
             return Err(ConfigError::new("guarantee_min_io", "must be > 0 B"));
         }
         if self.max_io < Bytes::kib(4) || self.max_io > Bytes::gib(1) {
-            return Err(ConfigError::new(
-                "max_io",
-                format!("{} is out of range; expected 4KiB..=1GiB", self.max_io),
-            ));
+            return Err(ConfigError::new("max_io", format!("{} is out of range; expected 4KiB..=1GiB", self.max_io)));
         }
         if self.overhead_reserve() + ROUNDING_MARGIN > self.lost_budget() {
             return Err(ConfigError::new(
@@ -152,10 +135,7 @@ impl NvmeConfig {
                     ));
                 }
             }
-            StallProfile::Random {
-                mean_gap,
-                mean_length,
-            } => {
+            StallProfile::Random { mean_gap, mean_length } => {
                 if mean_gap.0 == 0
                     || mean_length.0 == 0
                     || mean_gap > Time::from_secs(3600)
@@ -189,10 +169,7 @@ mod tests {
 
     #[test]
     fn overhead_that_breaks_the_guarantee_is_rejected() {
-        let cfg = NvmeConfig {
-            per_io: Time::from_us(5),
-            ..Default::default()
-        };
+        let cfg = NvmeConfig { per_io: Time::from_us(5), ..Default::default() };
         let err = cfg.validate().unwrap_err();
         assert_eq!(err.field, "per_io");
     }

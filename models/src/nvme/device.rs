@@ -44,8 +44,7 @@ impl ActiveIo {
     /// Bytes moved once `transfer_total − transfer_left` of transfer time has elapsed.
     fn bytes_done(&self) -> u64 {
         let elapsed = (self.transfer_total - self.transfer_left).0;
-        (u128::from(self.bytes) * u128::from(elapsed) / u128::from(self.transfer_total.0.max(1)))
-            as u64
+        (u128::from(self.bytes) * u128::from(elapsed) / u128::from(self.transfer_total.0.max(1))) as u64
     }
 }
 
@@ -63,10 +62,7 @@ impl StallGenerator {
                 let k = after.0 / every.0 + 1;
                 Some((Time(k * every.0), length))
             }
-            StallProfile::Random {
-                mean_gap,
-                mean_length,
-            } => {
+            StallProfile::Random { mean_gap, mean_length } => {
                 let gap = self.rng.gen_range(0..=2 * mean_gap.0);
                 let length = self.rng.gen_range(1..=2 * mean_length.0);
                 Some((after + Time(gap), Time(length)))
@@ -116,10 +112,7 @@ pub struct NvmeDevice {
 impl NvmeDevice {
     pub fn new(cfg: &NvmeConfig, seed: u64) -> Result<Self, ConfigError> {
         cfg.validate()?;
-        let mut stalls = StallGenerator {
-            profile: cfg.stalls,
-            rng: ChaCha8Rng::seed_from_u64(seed),
-        };
+        let mut stalls = StallGenerator { profile: cfg.stalls, rng: ChaCha8Rng::seed_from_u64(seed) };
         let next_stall = stalls.next(Time::ZERO);
         Ok(NvmeDevice {
             cfg: *cfg,
@@ -162,10 +155,7 @@ impl NvmeDevice {
     /// Accepts an IO at `now` (after [`advance`](Self::advance) to `now`). The caller checks
     /// [`can_accept`](Self::can_accept) first; an IO beyond the queue depth is a caller bug.
     pub fn submit(&mut self, now: Time, id: u64, bytes: Bytes) {
-        assert!(
-            self.can_accept(),
-            "NVMe queue depth exceeded: caller must check can_accept"
-        );
+        assert!(self.can_accept(), "NVMe queue depth exceeded: caller must check can_accept");
         debug_assert!(now >= self.now);
         self.now = now;
         let was_tracking = self.tracking();
@@ -217,11 +207,7 @@ impl NvmeDevice {
     fn phase_end(&self) -> Option<Time> {
         let start = self.segment_start?;
         let head = self.queue.front()?;
-        Some(if head.overhead_left.0 > 0 {
-            start + head.overhead_left
-        } else {
-            start + head.transfer_left
-        })
+        Some(if head.overhead_left.0 > 0 { start + head.overhead_left } else { start + head.transfer_left })
     }
 
     pub fn next_event(&self) -> Option<Time> {
@@ -281,17 +267,9 @@ impl NvmeDevice {
         self.delivered += moved;
         self.stats.bytes += io.bytes;
         if self.record_transfers {
-            self.transfers.push(Transfer {
-                id: io.id,
-                start,
-                end: t,
-                bytes: moved,
-            });
+            self.transfers.push(Transfer { id: io.id, start, end: t, bytes: moved });
         }
-        self.completions.push_back(IoDone {
-            id: io.id,
-            time: t + self.cfg.latency,
-        });
+        self.completions.push_back(IoDone { id: io.id, time: t + self.cfg.latency });
         if self.queue.is_empty() {
             self.segment_start = None;
             if self.backlog {
@@ -326,12 +304,7 @@ impl NvmeDevice {
                     let moved = head.bytes_done() - before;
                     self.delivered += moved;
                     if self.record_transfers && moved > 0 {
-                        self.transfers.push(Transfer {
-                            id: head.id,
-                            start,
-                            end: t,
-                            bytes: moved,
-                        });
+                        self.transfers.push(Transfer { id: head.id, start, end: t, bytes: moved });
                     }
                 }
                 self.window.point(t, self.delivered);
@@ -340,8 +313,7 @@ impl NvmeDevice {
             self.stats.stalled += granted;
             self.stall_until = Some(end);
         }
-        self.lost
-            .prune(t.saturating_sub(self.cfg.window + self.cfg.window));
+        self.lost.prune(t.saturating_sub(self.cfg.window + self.cfg.window));
         self.next_stall = self.stalls.next(end);
     }
 
@@ -394,11 +366,7 @@ impl NvmeDevice {
     }
 
     pub fn stats(&self) -> DeviceStats {
-        DeviceStats {
-            window_min: self.window.min(),
-            window_max: self.window.max(),
-            ..self.stats
-        }
+        DeviceStats { window_min: self.window.min(), window_max: self.window.max(), ..self.stats }
     }
 
     /// Transfers recorded since the last call.
@@ -435,19 +403,13 @@ mod tests {
     #[test]
     fn periodic_stalls_are_cut_to_the_budget() {
         let cfg = NvmeConfig {
-            stalls: StallProfile::Periodic {
-                every: Time::from_ms(20),
-                length: Time::from_ms(15),
-            },
+            stalls: StallProfile::Periodic { every: Time::from_ms(20), length: Time::from_ms(15) },
             ..Default::default()
         };
         let mut dev = NvmeDevice::new(&cfg, 1).unwrap();
         saturate(&mut dev, Time::from_secs(2), (65_536, 65_536), 7);
         let s = dev.stats();
-        assert!(
-            s.stall_refused > Time::ZERO,
-            "the governor must have refused stall time"
-        );
+        assert!(s.stall_refused > Time::ZERO, "the governor must have refused stall time");
         assert!(s.window_min.unwrap() >= Bytes::mb(500), "{s:?}");
     }
 

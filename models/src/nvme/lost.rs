@@ -42,11 +42,7 @@ impl LostLog {
 
     /// Drops intervals that ended before `horizon`.
     pub(crate) fn prune(&mut self, horizon: Time) {
-        while self
-            .intervals
-            .front()
-            .is_some_and(|&(_, end)| end < horizon)
-        {
+        while self.intervals.front().is_some_and(|&(_, end)| end < horizon) {
             self.intervals.pop_front();
             self.cumulative.pop_front();
         }

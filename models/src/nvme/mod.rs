@@ -11,8 +11,8 @@ mod window;
 pub use config::{NvmeConfig, StallProfile};
 pub use device::{DeviceStats, IoDone, NvmeDevice, Transfer};
 pub use request::{
-    Piece, Request, RequestError, RequestOptions, Source, SwizzleMode, BCPACK_MODE_MAX,
-    MAX_REQUEST_BYTES, MAX_ZLIB_OUTPUT, STREAM_ALIGNMENT,
+    Piece, Request, RequestError, RequestOptions, Source, SwizzleMode, BCPACK_MODE_MAX, MAX_REQUEST_BYTES,
+    MAX_ZLIB_OUTPUT, STREAM_ALIGNMENT,
 };
 pub use staging::StagingBuffer;
 pub use window::WindowTracker;

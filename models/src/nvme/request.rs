@@ -103,51 +103,27 @@ pub struct Request {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RequestError {
     #[error("request is empty: source {source_size} and destination {destination_size}; both must be > 0")]
-    Empty {
-        source_size: Bytes,
-        destination_size: Bytes,
-    },
+    Empty { source_size: Bytes, destination_size: Bytes },
     #[error("compressed stream offset {offset} is not {STREAM_ALIGNMENT}-byte aligned (offset % 16 = {})", offset % STREAM_ALIGNMENT)]
     MisalignedOffset { offset: u64 },
     #[error("request moves {total} B (source {source_size} + destination {destination_size}); the limit is {MAX_REQUEST_BYTES} ({} B)", MAX_REQUEST_BYTES.0)]
-    TooLarge {
-        source_size: Bytes,
-        destination_size: Bytes,
-        total: u64,
-    },
+    TooLarge { source_size: Bytes, destination_size: Bytes, total: u64 },
     #[error("compressed size {compressed} is not smaller than uncompressed size {uncompressed}; data that does not shrink must be stored uncompressed")]
-    NotSmaller {
-        compressed: Bytes,
-        uncompressed: Bytes,
-    },
+    NotSmaller { compressed: Bytes, uncompressed: Bytes },
     #[error("zlib output {inflated} exceeds the MDU limit of {MAX_ZLIB_OUTPUT} per request")]
     ZlibOutputTooLarge { inflated: Bytes },
     #[error("IntermediateSize must be set (size after zlib, before BCPack) when both zlib and BCPack apply; it is 0")]
     IntermediateSizeMissing,
     #[error("IntermediateSize is {intermediate} but must be 0 unless both zlib and BCPack apply (zlib={zlib}, BcpackMode={bcpack_mode})")]
-    IntermediateSizeUnexpected {
-        intermediate: Bytes,
-        zlib: bool,
-        bcpack_mode: u32,
-    },
+    IntermediateSizeUnexpected { intermediate: Bytes, zlib: bool, bcpack_mode: u32 },
     #[error("IntermediateSize {intermediate} must lie strictly between the compressed size {compressed} and the uncompressed size {uncompressed}")]
-    IntermediateSizeOutOfRange {
-        intermediate: Bytes,
-        compressed: Bytes,
-        uncompressed: Bytes,
-    },
+    IntermediateSizeOutOfRange { intermediate: Bytes, compressed: Bytes, uncompressed: Bytes },
     #[error("BcpackMode {mode} is out of range; expected 0 (none), 1..5 (BC1..BC5), 6 (BC6H) or 7 (BC7)")]
     BcpackModeOutOfRange { mode: u32 },
-    #[error(
-        "SwizzleMode {mode} is out of range; expected 0 (none) to {}",
-        SwizzleMode::MAX
-    )]
+    #[error("SwizzleMode {mode} is out of range; expected 0 (none) to {}", SwizzleMode::MAX)]
     SwizzleModeOutOfRange { mode: u32 },
     #[error("an uncompressed request must have equal source and destination sizes (source {source_size}, destination {destination_size})")]
-    SizeMismatch {
-        source_size: Bytes,
-        destination_size: Bytes,
-    },
+    SizeMismatch { source_size: Bytes, destination_size: Bytes },
 }
 
 impl Request {
@@ -155,28 +131,17 @@ impl Request {
     pub fn validate(&self) -> Result<(), RequestError> {
         let (src, dst, opts) = (self.source_size, self.destination_size, self.options);
         if src.0 == 0 || dst.0 == 0 {
-            return Err(RequestError::Empty {
-                source_size: src,
-                destination_size: dst,
-            });
+            return Err(RequestError::Empty { source_size: src, destination_size: dst });
         }
         if opts.bcpack_mode > u32::from(BCPACK_MODE_MAX) {
-            return Err(RequestError::BcpackModeOutOfRange {
-                mode: opts.bcpack_mode,
-            });
+            return Err(RequestError::BcpackModeOutOfRange { mode: opts.bcpack_mode });
         }
         if SwizzleMode::from_raw(opts.swizzle_mode).is_none() {
-            return Err(RequestError::SwizzleModeOutOfRange {
-                mode: opts.swizzle_mode,
-            });
+            return Err(RequestError::SwizzleModeOutOfRange { mode: opts.swizzle_mode });
         }
         let total = src.0.saturating_add(dst.0);
         if total > MAX_REQUEST_BYTES.0 {
-            return Err(RequestError::TooLarge {
-                source_size: src,
-                destination_size: dst,
-                total,
-            });
+            return Err(RequestError::TooLarge { source_size: src, destination_size: dst, total });
         }
         if !opts.decompresses() {
             if self.intermediate_size.0 != 0 {
@@ -187,10 +152,7 @@ impl Request {
                 });
             }
             if src != dst {
-                return Err(RequestError::SizeMismatch {
-                    source_size: src,
-                    destination_size: dst,
-                });
+                return Err(RequestError::SizeMismatch { source_size: src, destination_size: dst });
             }
             return Ok(());
         }
@@ -200,10 +162,7 @@ impl Request {
             }
         }
         if src >= dst {
-            return Err(RequestError::NotSmaller {
-                compressed: src,
-                uncompressed: dst,
-            });
+            return Err(RequestError::NotSmaller { compressed: src, uncompressed: dst });
         }
         let both = opts.zlib && opts.bcpack();
         if both && self.intermediate_size.0 == 0 {
@@ -247,8 +206,7 @@ impl Request {
             let dst_end = if index + 1 == count {
                 self.destination_size.0
             } else {
-                (u128::from(self.destination_size.0) * u128::from(src_end)
-                    / u128::from(self.source_size.0)) as u64
+                (u128::from(self.destination_size.0) * u128::from(src_end) / u128::from(self.source_size.0)) as u64
             };
             pieces.push(Piece {
                 index: index as u32,
@@ -280,10 +238,7 @@ mod tests {
             source_size: Bytes(src),
             intermediate_size: Bytes(0),
             destination_size: Bytes(dst),
-            options: RequestOptions {
-                zlib: true,
-                ..Default::default()
-            },
+            options: RequestOptions { zlib: true, ..Default::default() },
             fill: false,
         }
     }
@@ -295,10 +250,7 @@ mod tests {
         both.options.bcpack_mode = 1;
         both.intermediate_size = Bytes(50_000);
         both.validate().unwrap();
-        let copy = Request {
-            options: RequestOptions::default(),
-            ..zlib_request(4096, 4096)
-        };
+        let copy = Request { options: RequestOptions::default(), ..zlib_request(4096, 4096) };
         copy.validate().unwrap();
     }
 
@@ -306,10 +258,7 @@ mod tests {
     fn each_rule_has_its_own_error() {
         let mut r = zlib_request(32, 64);
         r.source = Source::File { offset: 70_000 + 8 };
-        assert_eq!(
-            r.validate(),
-            Err(RequestError::MisalignedOffset { offset: 70_008 })
-        );
+        assert_eq!(r.validate(), Err(RequestError::MisalignedOffset { offset: 70_008 }));
 
         let r = zlib_request(600 << 20, 600 << 20);
         assert!(matches!(r.validate(), Err(RequestError::TooLarge { .. })));
@@ -318,49 +267,28 @@ mod tests {
         assert!(matches!(r.validate(), Err(RequestError::NotSmaller { .. })));
 
         let r = zlib_request(1 << 20, 33 << 20);
-        assert!(matches!(
-            r.validate(),
-            Err(RequestError::ZlibOutputTooLarge { .. })
-        ));
+        assert!(matches!(r.validate(), Err(RequestError::ZlibOutputTooLarge { .. })));
 
         let mut r = zlib_request(100, 400);
         r.options.bcpack_mode = 1;
         assert_eq!(r.validate(), Err(RequestError::IntermediateSizeMissing));
         r.intermediate_size = Bytes(500);
-        assert!(matches!(
-            r.validate(),
-            Err(RequestError::IntermediateSizeOutOfRange { .. })
-        ));
+        assert!(matches!(r.validate(), Err(RequestError::IntermediateSizeOutOfRange { .. })));
 
         let mut r = zlib_request(100, 400);
         r.intermediate_size = Bytes(200);
-        assert!(matches!(
-            r.validate(),
-            Err(RequestError::IntermediateSizeUnexpected { .. })
-        ));
+        assert!(matches!(r.validate(), Err(RequestError::IntermediateSizeUnexpected { .. })));
 
         let mut r = zlib_request(100, 400);
         r.options.bcpack_mode = 8;
-        assert_eq!(
-            r.validate(),
-            Err(RequestError::BcpackModeOutOfRange { mode: 8 })
-        );
+        assert_eq!(r.validate(), Err(RequestError::BcpackModeOutOfRange { mode: 8 }));
 
         let mut r = zlib_request(100, 400);
         r.options.swizzle_mode = 70_000;
-        assert_eq!(
-            r.validate(),
-            Err(RequestError::SwizzleModeOutOfRange { mode: 70_000 })
-        );
+        assert_eq!(r.validate(), Err(RequestError::SwizzleModeOutOfRange { mode: 70_000 }));
 
-        let r = Request {
-            options: RequestOptions::default(),
-            ..zlib_request(100, 400)
-        };
-        assert!(matches!(
-            r.validate(),
-            Err(RequestError::SizeMismatch { .. })
-        ));
+        let r = Request { options: RequestOptions::default(), ..zlib_request(100, 400) };
+        assert!(matches!(r.validate(), Err(RequestError::SizeMismatch { .. })));
 
         let r = zlib_request(0, 400);
         assert!(matches!(r.validate(), Err(RequestError::Empty { .. })));
@@ -383,11 +311,6 @@ mod tests {
         assert_eq!(pieces[1].source_bytes, Bytes::kib(8));
         let dst: u64 = pieces.iter().map(|p| p.destination_bytes.0).sum();
         assert_eq!(dst, 1040 * 1024);
-        assert_eq!(
-            zlib_request(512 * 1024, 1 << 20)
-                .split(Bytes::kib(512))
-                .len(),
-            1
-        );
+        assert_eq!(zlib_request(512 * 1024, 1 << 20).split(Bytes::kib(512)).len(), 1);
     }
 }

@@ -13,11 +13,7 @@ pub struct StagingBuffer {
 
 impl StagingBuffer {
     pub fn new(capacity: Bytes) -> Self {
-        StagingBuffer {
-            capacity,
-            used: Bytes::ZERO,
-            peak: Bytes::ZERO,
-        }
+        StagingBuffer { capacity, used: Bytes::ZERO, peak: Bytes::ZERO }
     }
 
     pub fn capacity(&self) -> Bytes {
@@ -43,11 +39,7 @@ impl StagingBuffer {
     }
 
     pub fn free(&mut self, bytes: Bytes) {
-        assert!(
-            bytes <= self.used,
-            "staging free of {bytes} exceeds the {} in use",
-            self.used
-        );
+        assert!(bytes <= self.used, "staging free of {bytes} exceeds the {} in use", self.used);
         self.used -= bytes;
     }
 

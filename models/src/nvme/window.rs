@@ -58,11 +58,7 @@ impl WindowTracker {
         if self.busy_since.is_none() {
             self.busy_since = Some(t);
             self.points.clear();
-            self.points.push_back(Point {
-                t,
-                d: delivered,
-                evaluated: false,
-            });
+            self.points.push_back(Point { t, d: delivered, evaluated: false });
         }
     }
 
@@ -75,11 +71,7 @@ impl WindowTracker {
         if t < last.t {
             return;
         }
-        let new = Point {
-            t,
-            d: delivered,
-            evaluated: false,
-        };
+        let new = Point { t, d: delivered, evaluated: false };
         let w = self.window;
         // Windows that start at an earlier breakpoint and end inside (last.t, t].
         let mut ends = Vec::new();

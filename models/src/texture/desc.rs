@@ -79,37 +79,18 @@ impl TextureDesc {
     /// above [`MAX_DIMENSION`], or when `mip_levels` is 0 or exceeds the full chain.
     /// Dimensions need not be multiples of 4 (as on hardware reporting D3D12
     /// `UnalignedBlockTexturesSupported`); storage is rounded up to whole blocks.
-    pub fn new(
-        width: u32,
-        height: u32,
-        format: BcFormat,
-        mip_levels: Option<u32>,
-    ) -> Result<Self, TextureError> {
+    pub fn new(width: u32, height: u32, format: BcFormat, mip_levels: Option<u32>) -> Result<Self, TextureError> {
         for (axis, value) in [("width", width), ("height", height)] {
             if value == 0 || value > MAX_DIMENSION {
-                return Err(TextureError::DimensionOutOfRange {
-                    axis,
-                    value,
-                    max: MAX_DIMENSION,
-                });
+                return Err(TextureError::DimensionOutOfRange { axis, value, max: MAX_DIMENSION });
             }
         }
         let full = Self::full_mip_count(width, height);
         let mip_levels = mip_levels.unwrap_or(full);
         if mip_levels == 0 || mip_levels > full {
-            return Err(TextureError::MipLevelsOutOfRange {
-                value: mip_levels,
-                max: full,
-                width,
-                height,
-            });
+            return Err(TextureError::MipLevelsOutOfRange { value: mip_levels, max: full, width, height });
         }
-        Ok(TextureDesc {
-            width,
-            height,
-            format,
-            mip_levels,
-        })
+        Ok(TextureDesc { width, height, format, mip_levels })
     }
 
     /// Mips in the full chain of a `width` x `height` texture down to 1x1:
@@ -121,8 +102,7 @@ impl TextureDesc {
     /// Mip count actually used in computations: `mip_levels`, capped at the full chain so a
     /// hand-built value cannot make loops run for billions of levels.
     pub(crate) fn levels(&self) -> u32 {
-        self.mip_levels
-            .min(Self::full_mip_count(self.width, self.height))
+        self.mip_levels.min(Self::full_mip_count(self.width, self.height))
     }
 
     /// (width, height) of `level`, texels: each halves, rounding down, never below 1.
@@ -146,37 +126,18 @@ impl TextureDesc {
     /// Size and tiling of mip `level` (`level < mip_levels`, debug-asserted; a larger level
     /// in release describes a 1x1 packed mip). See [`TextureDesc::try_mip`].
     pub fn mip(&self, level: u32) -> MipInfo {
-        debug_assert!(
-            level < self.mip_levels,
-            "mip {level} out of 0..{}",
-            self.mip_levels
-        );
+        debug_assert!(level < self.mip_levels, "mip {level} out of 0..{}", self.mip_levels);
         let (width, height) = self.mip_dims(level);
         let packed = self.is_packed(level);
         let (tw, th) = self.format.tile_texels();
-        let (tiles_x, tiles_y) = if packed {
-            (0, 0)
-        } else {
-            (width.div_ceil(tw), height.div_ceil(th))
-        };
-        MipInfo {
-            level,
-            width,
-            height,
-            bytes: self.format.surface_bytes(width, height),
-            tiles_x,
-            tiles_y,
-            packed,
-        }
+        let (tiles_x, tiles_y) = if packed { (0, 0) } else { (width.div_ceil(tw), height.div_ceil(th)) };
+        MipInfo { level, width, height, bytes: self.format.surface_bytes(width, height), tiles_x, tiles_y, packed }
     }
 
     /// Like [`TextureDesc::mip`] but returns an error for `level >= mip_levels`.
     pub fn try_mip(&self, level: u32) -> Result<MipInfo, TextureError> {
         if level >= self.levels() {
-            return Err(TextureError::MipOutOfRange {
-                level,
-                mip_levels: self.levels(),
-            });
+            return Err(TextureError::MipOutOfRange { level, mip_levels: self.levels() });
         }
         Ok(self.mip(level))
     }
@@ -189,9 +150,7 @@ impl TextureDesc {
     /// First mip of the packed tail; `mip_levels` when nothing is packed. 0 when even mip 0
     /// is smaller than a tile (the whole texture is the tail).
     pub fn first_packed_mip(&self) -> u32 {
-        (0..self.levels())
-            .find(|&level| self.is_packed(level))
-            .unwrap_or(self.levels())
+        (0..self.levels()).find(|&level| self.is_packed(level)).unwrap_or(self.levels())
     }
 
     /// Number of standard (non-packed) mips; equal to `first_packed_mip()`.
@@ -201,9 +160,7 @@ impl TextureDesc {
 
     /// Tiles of all standard mips (the streamable tiles), 64 KiB each.
     pub fn standard_tile_count(&self) -> u32 {
-        (0..self.first_packed_mip())
-            .map(|level| self.mip(level).tile_count())
-            .fold(0, u32::saturating_add)
+        (0..self.first_packed_mip()).map(|level| self.mip(level).tile_count()).fold(0, u32::saturating_add)
     }
 
     /// Bytes of the packed tail: the sum of the block-rounded sizes of the packed mips.
@@ -212,9 +169,7 @@ impl TextureDesc {
     /// that may pad more (D3D12 only reports `NumTilesForPackedMips`), so real tails can
     /// need more tiles than [`TextureDesc::packed_tail_tiles`] says.
     pub fn packed_tail_bytes(&self) -> u64 {
-        (self.first_packed_mip()..self.levels())
-            .map(|level| self.mip(level).bytes)
-            .fold(0, u64::saturating_add)
+        (self.first_packed_mip()..self.levels()).map(|level| self.mip(level).bytes).fold(0, u64::saturating_add)
     }
 
     /// Tiles holding the packed tail, `ceil(packed_tail_bytes / 64 KiB)`; 0 with no packed
@@ -227,8 +182,7 @@ impl TextureDesc {
     /// Tiles backing the whole resource: standard tiles + packed-tail tiles (D3D12
     /// `NumTilesForEntireResource` under sfsim's tail model).
     pub fn total_tiles(&self) -> u32 {
-        self.standard_tile_count()
-            .saturating_add(self.packed_tail_tiles())
+        self.standard_tile_count().saturating_add(self.packed_tail_tiles())
     }
 
     /// Virtual address space the reserved resource spans, bytes: `total_tiles * 64 KiB`.

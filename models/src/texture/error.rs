@@ -9,22 +9,11 @@
 pub enum TextureError {
     /// A mip-0 dimension is 0 or above [`MAX_DIMENSION`](super::MAX_DIMENSION).
     #[error("texture {axis} {value} is out of range; expected 1..={max} texels")]
-    DimensionOutOfRange {
-        axis: &'static str,
-        value: u32,
-        max: u32,
-    },
+    DimensionOutOfRange { axis: &'static str, value: u32, max: u32 },
 
     /// The requested mip count is 0 or longer than the full chain down to 1x1.
-    #[error(
-        "mip_levels {value} is out of range; expected 1..={max} for a {width}x{height} texture"
-    )]
-    MipLevelsOutOfRange {
-        value: u32,
-        max: u32,
-        width: u32,
-        height: u32,
-    },
+    #[error("mip_levels {value} is out of range; expected 1..={max} for a {width}x{height} texture")]
+    MipLevelsOutOfRange { value: u32, max: u32, width: u32, height: u32 },
 
     /// A mip level index at or past the texture's mip count (checked accessors only).
     #[error("mip level {level} is out of range; expected 0..{mip_levels}")]
@@ -79,9 +68,5 @@ pub enum TextureError {
         "texture {axis} {texture} is too small for a feedback map; expected a {axis} of 8..={max} \
          texels (a mip region is >= 4 and <= half of it)"
     )]
-    FeedbackUnsupported {
-        axis: &'static str,
-        texture: u32,
-        max: u32,
-    },
+    FeedbackUnsupported { axis: &'static str, texture: u32, max: u32 },
 }

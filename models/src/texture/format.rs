@@ -65,15 +65,7 @@ impl BcFormat {
 
     /// Every format, in `bcpack_mode` order (for sweeps and tests).
     pub fn all() -> [BcFormat; 7] {
-        [
-            BcFormat::Bc1,
-            BcFormat::Bc2,
-            BcFormat::Bc3,
-            BcFormat::Bc4,
-            BcFormat::Bc5,
-            BcFormat::Bc6h,
-            BcFormat::Bc7,
-        ]
+        [BcFormat::Bc1, BcFormat::Bc2, BcFormat::Bc3, BcFormat::Bc4, BcFormat::Bc5, BcFormat::Bc6h, BcFormat::Bc7]
     }
 
     /// Bytes of a `width` x `height` texel image in this format, rounded up to whole 4x4
@@ -82,9 +74,7 @@ impl BcFormat {
     pub fn surface_bytes(self, width: u32, height: u32) -> u64 {
         let blocks_x = u64::from(width.div_ceil(BLOCK_DIM));
         let blocks_y = u64::from(height.div_ceil(BLOCK_DIM));
-        blocks_x
-            .saturating_mul(blocks_y)
-            .saturating_mul(u64::from(self.block_bytes()))
+        blocks_x.saturating_mul(blocks_y).saturating_mul(u64::from(self.block_bytes()))
     }
 }
 

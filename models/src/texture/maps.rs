@@ -47,10 +47,7 @@ impl TextureDesc {
             let max = max_region(dim);
             check_region(axis, tile.min(max).max(MIN_MIP_REGION), dim)
         };
-        Ok((
-            fit("width", tw, self.width)?,
-            fit("height", th, self.height)?,
-        ))
+        Ok((fit("width", tw, self.width)?, fit("height", th, self.height)?))
     }
 
     /// MinMip-map texels that standard tile `t` overlaps, as (columns, rows) ranges.
@@ -65,10 +62,7 @@ impl TextureDesc {
         let (tw, th) = self.format.tile_texels();
         let (mw, mh) = self.mip_dims(t.mip);
         let (map_w, map_h) = self.min_mip_map_dims();
-        (
-            overlap(t.x, tw, mw, self.width, map_w),
-            overlap(t.y, th, mh, self.height, map_h),
-        )
+        (overlap(t.x, tw, mw, self.width, map_w), overlap(t.y, th, mh, self.height, map_h))
     }
 }
 
@@ -86,22 +80,13 @@ fn max_region(dim: u32) -> u32 {
 fn check_region(axis: &'static str, value: u32, dim: u32) -> Result<u32, TextureError> {
     let max = max_region(dim);
     if max < MIN_MIP_REGION {
-        return Err(TextureError::FeedbackUnsupported {
-            axis,
-            texture: dim,
-            max: MAX_DIMENSION,
-        });
+        return Err(TextureError::FeedbackUnsupported { axis, texture: dim, max: MAX_DIMENSION });
     }
     if !value.is_power_of_two() {
         return Err(TextureError::MipRegionNotPowerOfTwo { axis, value, max });
     }
     if !(MIN_MIP_REGION..=max).contains(&value) {
-        return Err(TextureError::MipRegionOutOfRange {
-            axis,
-            value,
-            max,
-            texture: dim,
-        });
+        return Err(TextureError::MipRegionOutOfRange { axis, value, max, texture: dim });
     }
     Ok(value)
 }
@@ -114,12 +99,7 @@ fn check_region(axis: &'static str, value: u32, dim: u32) -> Result<u32, Texture
 /// floor(index*tile*dim / (mip_dim*tile)) = floor(index*dim / mip_dim) and the end is the
 /// ceiling of the tile's end over the texel size. Integer math in u64: no rounding drift.
 fn overlap(index: u32, tile: u32, mip_dim: u32, dim: u32, map_len: u32) -> Range<u32> {
-    let (index, tile, mip_dim, dim) = (
-        u64::from(index),
-        u64::from(tile),
-        u64::from(mip_dim.max(1)),
-        u64::from(dim),
-    );
+    let (index, tile, mip_dim, dim) = (u64::from(index), u64::from(tile), u64::from(mip_dim.max(1)), u64::from(dim));
     let start = index * dim / mip_dim;
     let end_texel = ((index + 1) * tile).min(mip_dim);
     let end = (end_texel * dim).div_ceil(mip_dim * tile);

@@ -4,22 +4,11 @@ use super::*;
 use proptest::prelude::*;
 
 fn any_desc() -> impl Strategy<Value = TextureDesc> {
-    (
-        1..=MAX_DIMENSION,
-        1..=MAX_DIMENSION,
-        0..7usize,
-        any::<bool>(),
-        0..16u32,
-    )
-        .prop_map(|(w, h, f, full, cut)| {
-            let full_count = TextureDesc::full_mip_count(w, h);
-            let mips = if full {
-                None
-            } else {
-                Some(full_count.saturating_sub(cut).max(1))
-            };
-            TextureDesc::new(w, h, BcFormat::all()[f], mips).unwrap()
-        })
+    (1..=MAX_DIMENSION, 1..=MAX_DIMENSION, 0..7usize, any::<bool>(), 0..16u32).prop_map(|(w, h, f, full, cut)| {
+        let full_count = TextureDesc::full_mip_count(w, h);
+        let mips = if full { None } else { Some(full_count.saturating_sub(cut).max(1)) };
+        TextureDesc::new(w, h, BcFormat::all()[f], mips).unwrap()
+    })
 }
 
 proptest! {

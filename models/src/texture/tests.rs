@@ -22,10 +22,7 @@ fn golden_2048_bc7_is_86_tiles() {
     assert_eq!(t.total_tiles(), 86);
     assert_eq!(t.virtual_bytes(), 86 * TILE_BYTES);
     // 128² + 64² + .. + 4² in 16-byte blocks, then 2² and 1² still one block each.
-    assert_eq!(
-        t.packed_tail_bytes(),
-        16_384 + 4_096 + 1_024 + 256 + 64 + 16 + 16 + 16
-    );
+    assert_eq!(t.packed_tail_bytes(), 16_384 + 4_096 + 1_024 + 256 + 64 + 16 + 16 + 16);
 }
 
 #[test]
@@ -93,56 +90,28 @@ fn sampler_feedback_spec_examples() {
     assert_eq!(t.feedback_map_dims((32, 32)), Ok((4, 4)));
     assert!(t.feedback_map_dims((64, 64)).is_err());
     // 15x15 with a 4x4 region decodes to a 4x4 map.
-    assert_eq!(
-        tex(15, 15, BcFormat::Bc7).feedback_map_dims((4, 4)),
-        Ok((4, 4))
-    );
+    assert_eq!(tex(15, 15, BcFormat::Bc7).feedback_map_dims((4, 4)), Ok((4, 4)));
     // Mip 0 one tile across: the tile-sized region is too big, so it is halved.
-    assert_eq!(
-        tex(256, 256, BcFormat::Bc7).tile_mip_region(),
-        Ok((128, 128))
-    );
+    assert_eq!(tex(256, 256, BcFormat::Bc7).tile_mip_region(), Ok((128, 128)));
 }
 
 #[test]
 fn min_mip_rect_of_pow2_tiles() {
     let t = tex(2048, 2048, BcFormat::Bc7);
-    assert_eq!(
-        t.min_mip_rect(TileCoord { mip: 0, x: 3, y: 5 }),
-        (3..4, 5..6)
-    );
-    assert_eq!(
-        t.min_mip_rect(TileCoord { mip: 1, x: 1, y: 0 }),
-        (2..4, 0..2)
-    );
-    assert_eq!(
-        t.min_mip_rect(TileCoord { mip: 3, x: 0, y: 0 }),
-        (0..8, 0..8)
-    );
+    assert_eq!(t.min_mip_rect(TileCoord { mip: 0, x: 3, y: 5 }), (3..4, 5..6));
+    assert_eq!(t.min_mip_rect(TileCoord { mip: 1, x: 1, y: 0 }), (2..4, 0..2));
+    assert_eq!(t.min_mip_rect(TileCoord { mip: 3, x: 0, y: 0 }), (0..8, 0..8));
 }
 
 #[test]
 fn dimension_errors() {
-    for (w, h, axis, value) in [
-        (0, 64, "width", 0),
-        (64, 0, "height", 0),
-        (16_385, 64, "width", 16_385),
-        (64, u32::MAX, "height", u32::MAX),
-    ] {
+    for (w, h, axis, value) in
+        [(0, 64, "width", 0), (64, 0, "height", 0), (16_385, 64, "width", 16_385), (64, u32::MAX, "height", u32::MAX)]
+    {
         let e = TextureDesc::new(w, h, BcFormat::Bc1, None).unwrap_err();
-        assert_eq!(
-            e,
-            TextureError::DimensionOutOfRange {
-                axis,
-                value,
-                max: 16_384
-            }
-        );
+        assert_eq!(e, TextureError::DimensionOutOfRange { axis, value, max: 16_384 });
         let msg = e.to_string();
-        assert!(
-            msg.contains(&value.to_string()) && msg.contains("1..=16384"),
-            "{msg}"
-        );
+        assert!(msg.contains(&value.to_string()) && msg.contains("1..=16384"), "{msg}");
     }
 }
 
@@ -150,9 +119,7 @@ fn dimension_errors() {
 fn mip_level_errors() {
     for n in [0, 13, u32::MAX] {
         let e = TextureDesc::new(2048, 2048, BcFormat::Bc7, Some(n)).unwrap_err();
-        assert!(
-            matches!(e, TextureError::MipLevelsOutOfRange { value, max: 12, .. } if value == n)
-        );
+        assert!(matches!(e, TextureError::MipLevelsOutOfRange { value, max: 12, .. } if value == n));
         assert!(e.to_string().contains("1..=12"), "{e}");
     }
     assert!(TextureDesc::new(2048, 2048, BcFormat::Bc7, Some(12)).is_ok());
@@ -162,52 +129,20 @@ fn mip_level_errors() {
 fn region_errors() {
     let t = tex(4096, 4096, BcFormat::Bc1);
     let e = t.feedback_map_dims((3, 256)).unwrap_err();
-    assert!(matches!(
-        e,
-        TextureError::MipRegionNotPowerOfTwo {
-            value: 3,
-            max: 2048,
-            ..
-        }
-    ));
+    assert!(matches!(e, TextureError::MipRegionNotPowerOfTwo { value: 3, max: 2048, .. }));
     assert!(e.to_string().contains("width 3"), "{e}");
     assert!(matches!(
         t.feedback_map_dims((512, 0)),
-        Err(TextureError::MipRegionNotPowerOfTwo {
-            axis: "height",
-            value: 0,
-            ..
-        })
+        Err(TextureError::MipRegionNotPowerOfTwo { axis: "height", value: 0, .. })
     ));
     let e = t.feedback_map_dims((2, 256)).unwrap_err();
-    assert!(matches!(
-        e,
-        TextureError::MipRegionOutOfRange {
-            value: 2,
-            max: 2048,
-            ..
-        }
-    ));
+    assert!(matches!(e, TextureError::MipRegionOutOfRange { value: 2, max: 2048, .. }));
     assert!(e.to_string().contains("4..=2048"), "{e}");
     let e = t.feedback_map_dims((512, 4096)).unwrap_err();
-    assert!(matches!(
-        e,
-        TextureError::MipRegionOutOfRange {
-            axis: "height",
-            value: 4096,
-            ..
-        }
-    ));
+    assert!(matches!(e, TextureError::MipRegionOutOfRange { axis: "height", value: 4096, .. }));
     let small = tex(6, 64, BcFormat::Bc7);
     let e = small.feedback_map_dims((4, 4)).unwrap_err();
-    assert!(matches!(
-        e,
-        TextureError::FeedbackUnsupported {
-            axis: "width",
-            texture: 6,
-            ..
-        }
-    ));
+    assert!(matches!(e, TextureError::FeedbackUnsupported { axis: "width", texture: 6, .. }));
     assert!(e.to_string().contains("width 6"), "{e}");
     assert_eq!(small.tile_mip_region(), Err(e));
 }
@@ -215,55 +150,22 @@ fn region_errors() {
 #[test]
 fn checked_accessor_errors() {
     let t = tex(2048, 2048, BcFormat::Bc7);
-    assert_eq!(
-        t.try_mip(12),
-        Err(TextureError::MipOutOfRange {
-            level: 12,
-            mip_levels: 12
-        })
-    );
+    assert_eq!(t.try_mip(12), Err(TextureError::MipOutOfRange { level: 12, mip_levels: 12 }));
     let e = t.try_tile_at(4, 0.5, 0.5).unwrap_err();
-    assert!(matches!(
-        e,
-        TextureError::TileOutOfRange {
-            mip: 4,
-            first_packed_mip: 4,
-            ..
-        }
-    ));
-    let e = t
-        .try_tile_index(TileCoord { mip: 1, x: 4, y: 0 })
-        .unwrap_err();
+    assert!(matches!(e, TextureError::TileOutOfRange { mip: 4, first_packed_mip: 4, .. }));
+    let e = t.try_tile_index(TileCoord { mip: 1, x: 4, y: 0 }).unwrap_err();
     assert!(e.to_string().contains("x < 4"), "{e}");
-    assert_eq!(
-        t.try_tile_from_index(85),
-        Err(TextureError::TileIndexOutOfRange {
-            index: 85,
-            count: 85
-        })
-    );
-    assert_eq!(
-        t.try_tile_from_index(84),
-        Ok(TileCoord { mip: 3, x: 0, y: 0 })
-    );
-    assert_eq!(
-        t.try_tile_at(0, 1.0, f64::NAN),
-        Ok(TileCoord { mip: 0, x: 7, y: 0 })
-    );
+    assert_eq!(t.try_tile_from_index(85), Err(TextureError::TileIndexOutOfRange { index: 85, count: 85 }));
+    assert_eq!(t.try_tile_from_index(84), Ok(TileCoord { mip: 3, x: 0, y: 0 }));
+    assert_eq!(t.try_tile_at(0, 1.0, f64::NAN), Ok(TileCoord { mip: 0, x: 7, y: 0 }));
 }
 
 /// Fields are public, so a caller can build a value `new` would reject; answers are then
 /// unspecified but nothing may panic, overflow or loop for billions of mips.
 #[test]
 fn hand_built_invalid_desc_does_not_panic() {
-    for (width, height, mip_levels) in [(u32::MAX, 0, u32::MAX), (u32::MAX, u32::MAX, 0), (0, 0, 7)]
-    {
-        let t = TextureDesc {
-            width,
-            height,
-            format: BcFormat::Bc7,
-            mip_levels,
-        };
+    for (width, height, mip_levels) in [(u32::MAX, 0, u32::MAX), (u32::MAX, u32::MAX, 0), (0, 0, 7)] {
+        let t = TextureDesc { width, height, format: BcFormat::Bc7, mip_levels };
         let _ = (
             t.total_tiles(),
             t.virtual_bytes(),

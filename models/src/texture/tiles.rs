@@ -22,9 +22,7 @@ impl TextureDesc {
     /// Dense index of the first tile of `mip` in [`TextureDesc::tiles`] order: the tile count
     /// of all standard mips above it. `standard_tile_count()` for `mip >= first_packed_mip()`.
     pub fn mip_tile_offset(&self, mip: u32) -> u32 {
-        (0..mip.min(self.first_packed_mip()))
-            .map(|level| self.mip(level).tile_count())
-            .fold(0, u32::saturating_add)
+        (0..mip.min(self.first_packed_mip())).map(|level| self.mip(level).tile_count()).fold(0, u32::saturating_add)
     }
 
     /// True when `t` is one of the standard tiles.
@@ -43,14 +41,7 @@ impl TextureDesc {
         if t.x < tiles_x && t.y < tiles_y {
             Ok(())
         } else {
-            Err(TextureError::TileOutOfRange {
-                mip: t.mip,
-                x: t.x,
-                y: t.y,
-                first_packed_mip,
-                tiles_x,
-                tiles_y,
-            })
+            Err(TextureError::TileOutOfRange { mip: t.mip, x: t.x, y: t.y, first_packed_mip, tiles_x, tiles_y })
         }
     }
 
@@ -68,11 +59,7 @@ impl TextureDesc {
         );
         let (w, h) = self.mip_dims(mip);
         let (tw, th) = self.format.tile_texels();
-        TileCoord {
-            mip,
-            x: texel(u, w) / tw,
-            y: texel(v, h) / th,
-        }
+        TileCoord { mip, x: texel(u, w) / tw, y: texel(v, h) / th }
     }
 
     /// Like [`TextureDesc::tile_at`] but returns an error when `mip` has no standard tiles.
@@ -96,9 +83,7 @@ impl TextureDesc {
     pub fn tile_index(&self, t: TileCoord) -> u32 {
         debug_assert!(self.contains_tile(t), "{t:?} is not a standard tile");
         let tiles_x = self.mip(t.mip.min(self.levels().saturating_sub(1))).tiles_x;
-        self.mip_tile_offset(t.mip)
-            .saturating_add(t.y.saturating_mul(tiles_x))
-            .saturating_add(t.x)
+        self.mip_tile_offset(t.mip).saturating_add(t.y.saturating_mul(tiles_x)).saturating_add(t.x)
     }
 
     /// Like [`TextureDesc::tile_index`] but returns an error for a non-standard tile.
@@ -121,19 +106,11 @@ impl TextureDesc {
             let m = self.mip(mip);
             let count = m.tile_count();
             if rest < count {
-                return TileCoord {
-                    mip,
-                    x: rest % m.tiles_x,
-                    y: rest / m.tiles_x,
-                };
+                return TileCoord { mip, x: rest % m.tiles_x, y: rest / m.tiles_x };
             }
             rest -= count;
         }
-        TileCoord {
-            mip: self.first_packed_mip(),
-            x: 0,
-            y: 0,
-        }
+        TileCoord { mip: self.first_packed_mip(), x: 0, y: 0 }
     }
 
     /// Like [`TextureDesc::tile_from_index`] but returns an error past the last tile.

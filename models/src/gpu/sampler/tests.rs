@@ -1,9 +1,7 @@
 //! Sampler tests: hand-computed LODs, clamps, footprints, and feedback end to end.
 
 use super::*;
-use crate::gpu::{
-    FeedbackLayout, Lod53, MinMipFeedback, MinMipFilter, Offset, Slope, SmallTailPolicy,
-};
+use crate::gpu::{FeedbackLayout, Lod53, MinMipFeedback, MinMipFilter, Offset, Slope, SmallTailPolicy};
 use proptest::prelude::*;
 
 const TEX: u32 = 1024;
@@ -20,24 +18,14 @@ fn run(desc: &SamplerDesc, uv: (f64, f64), derivs: [f64; 4]) -> Sample {
 
 #[test]
 fn four_texels_per_pixel_is_lod_2() {
-    let s = run(
-        &SamplerDesc::new(Filter::Trilinear),
-        (0.5, 0.5),
-        axis_derivs(4.0, 4.0),
-    );
+    let s = run(&SamplerDesc::new(Filter::Trilinear), (0.5, 0.5), axis_derivs(4.0, 4.0));
     assert_eq!(s.desired_lod, 2.0);
     assert_eq!(s.effective_lod, 2.0);
     assert_eq!(s.clamp, 0.0);
     assert_eq!(s.anisotropy, 1.0);
     // Exactly LOD 2: the mip-3 half of the trilinear filter has weight 0 and is skipped.
     // u * 256 - 0.5 = 127.5: texels 127 and 128 of mip 2.
-    let tap = Tap {
-        mip: 2,
-        x0: 127,
-        x1: 128,
-        y0: 127,
-        y1: 128,
-    };
+    let tap = Tap { mip: 2, x0: 127, x1: 128, y0: 127, y1: 128 };
     assert_eq!(s.footprint.taps, vec![tap]);
     assert_eq!(s.feedback_footprint, s.footprint);
 }
@@ -49,11 +37,7 @@ fn anisotropic_four_to_one_uses_the_minor_axis() {
     assert_eq!(s.desired_lod, 2.0); // log2(4), the minor axis
     assert_eq!(s.anisotropy, 4.0);
     // The isotropic filters take the major axis instead.
-    let iso = run(
-        &SamplerDesc::new(Filter::Trilinear),
-        (0.5, 0.5),
-        axis_derivs(16.0, 4.0),
-    );
+    let iso = run(&SamplerDesc::new(Filter::Trilinear), (0.5, 0.5), axis_derivs(16.0, 4.0));
     assert_eq!(iso.desired_lod, 4.0);
     // Four probes along U at -6, -2, 2, 6 texels of mip 0 = -1.5, -0.5, 0.5, 1.5 texels of
     // mip 2 (256 wide) around its texel coordinate 128; each bilinear quad starts half a
@@ -76,15 +60,9 @@ fn anisotropic_ratio_clamps_at_max_aniso() {
 fn lod_bias_and_mip_range_clamp() {
     let mut desc = SamplerDesc::new(Filter::Trilinear);
     desc.lod_bias = 1.0;
-    assert_eq!(
-        run(&desc, (0.5, 0.5), axis_derivs(4.0, 4.0)).desired_lod,
-        3.0
-    );
+    assert_eq!(run(&desc, (0.5, 0.5), axis_derivs(4.0, 4.0)).desired_lod, 3.0);
     desc.lod_bias = -3.0;
-    assert_eq!(
-        run(&desc, (0.5, 0.5), axis_derivs(4.0, 4.0)).desired_lod,
-        0.0
-    );
+    assert_eq!(run(&desc, (0.5, 0.5), axis_derivs(4.0, 4.0)).desired_lod, 0.0);
     desc.lod_bias = 0.0;
     let huge = run(&desc, (0.5, 0.5), axis_derivs(1e9, 1e9));
     assert_eq!(huge.desired_lod, 10.0);
@@ -111,11 +89,7 @@ fn filters_read_their_documented_footprints() {
     assert_eq!((t.mip, t.x1 - t.x0, t.y1 - t.y0), (2, 1, 1));
     let trilinear = run(&SamplerDesc::new(Filter::Trilinear), uv, d);
     assert_eq!(trilinear.footprint.mips(), vec![1, 2]);
-    assert!(trilinear
-        .footprint
-        .taps
-        .iter()
-        .all(|t| t.x1 - t.x0 == 1 && t.y1 - t.y0 == 1));
+    assert!(trilinear.footprint.taps.iter().all(|t| t.x1 - t.x0 == 1 && t.y1 - t.y0 == 1));
 }
 
 #[test]
@@ -134,14 +108,7 @@ fn minmip_clamp_raises_the_read_but_not_the_feedback() {
     // Feedback records the desired LOD 1 in the tile's region, not the clamp 3.
     let layout = FeedbackLayout::new(TEX, TEX, MIPS, 256, 256).unwrap();
     let mut fb = MinMipFeedback::new(layout.map_width(), layout.map_height()).unwrap();
-    layout
-        .write_min_mip(
-            &mut fb,
-            &s.feedback_footprint,
-            s.desired_lod,
-            SmallTailPolicy::Exact,
-        )
-        .unwrap();
+    layout.write_min_mip(&mut fb, &s.feedback_footprint, s.desired_lod, SmallTailPolicy::Exact).unwrap();
     assert_eq!(fb.get(0, 0), Some(Lod53(8)));
     assert_eq!(fb.requested_count(), 1);
 
@@ -157,26 +124,8 @@ fn minmip_clamp_raises_the_read_but_not_the_feedback() {
         ..desc
     };
     let near = (0.26, 0.1); // 0.04 MinMip texels right of the border
-    let p = sample(
-        &desc,
-        near,
-        axis_derivs(2.0, 2.0),
-        TEX,
-        TEX,
-        MIPS,
-        Some(&map),
-    )
-    .unwrap();
-    let f = sample(
-        &filtered,
-        near,
-        axis_derivs(2.0, 2.0),
-        TEX,
-        TEX,
-        MIPS,
-        Some(&map),
-    )
-    .unwrap();
+    let p = sample(&desc, near, axis_derivs(2.0, 2.0), TEX, TEX, MIPS, Some(&map)).unwrap();
+    let f = sample(&filtered, near, axis_derivs(2.0, 2.0), TEX, TEX, MIPS, Some(&map)).unwrap();
     assert_eq!(p.clamp, 0.0);
     assert_eq!(f.clamp, 3.0);
     assert_eq!(f.desired_lod, p.desired_lod);
@@ -185,16 +134,8 @@ fn minmip_clamp_raises_the_read_but_not_the_feedback() {
 #[test]
 fn clamp_beyond_the_chain_reads_the_last_mip() {
     let map = MinMipMap::new(4, 4, Lod53::NONE).unwrap();
-    let s = sample(
-        &SamplerDesc::new(Filter::Bilinear),
-        (0.5, 0.5),
-        axis_derivs(1.0, 1.0),
-        TEX,
-        TEX,
-        MIPS,
-        Some(&map),
-    )
-    .unwrap();
+    let s = sample(&SamplerDesc::new(Filter::Bilinear), (0.5, 0.5), axis_derivs(1.0, 1.0), TEX, TEX, MIPS, Some(&map))
+        .unwrap();
     assert_eq!(s.effective_lod, 31.875);
     assert_eq!(s.footprint.mips(), vec![10]);
 }
@@ -204,10 +145,7 @@ fn invalid_inputs_are_errors() {
     let ok = SamplerDesc::new(Filter::Trilinear);
     let d = axis_derivs(1.0, 1.0);
     let bad_aniso = SamplerDesc::new(Filter::Anisotropic { max_aniso: 0 });
-    assert_eq!(
-        sample(&bad_aniso, (0.5, 0.5), d, TEX, TEX, MIPS, None),
-        Err(GpuError::MaxAniso(0))
-    );
+    assert_eq!(sample(&bad_aniso, (0.5, 0.5), d, TEX, TEX, MIPS, None), Err(GpuError::MaxAniso(0)));
     let too_much = SamplerDesc::new(Filter::Anisotropic { max_aniso: 17 });
     assert!(too_much.validate().is_err());
     let mut bias = ok;
@@ -216,16 +154,7 @@ fn invalid_inputs_are_errors() {
     bias.lod_bias = 16.0;
     assert!(bias.validate().is_err());
     assert!(sample(&ok, (f64::NAN, 0.5), d, TEX, TEX, MIPS, None).is_err());
-    assert!(sample(
-        &ok,
-        (0.5, 0.5),
-        [f64::INFINITY, 0.0, 0.0, 0.0],
-        TEX,
-        TEX,
-        MIPS,
-        None
-    )
-    .is_err());
+    assert!(sample(&ok, (0.5, 0.5), [f64::INFINITY, 0.0, 0.0, 0.0], TEX, TEX, MIPS, None).is_err());
     assert!(sample(&ok, (0.5, 0.5), d, TEX, TEX, 12, None).is_err());
     assert!(sample(&ok, (0.5, 0.5), d, TEX, TEX, 0, None).is_err());
     assert!(sample(&ok, (0.5, 0.5), d, 0, TEX, 1, None).is_err());
@@ -245,16 +174,7 @@ fn fully_populated_desc_validates_and_samples() {
     };
     assert_eq!(desc.validate(), Ok(()));
     let map = MinMipMap::new(4, 4, Lod53(16)).unwrap();
-    let s = sample(
-        &desc,
-        (0.5, 0.5),
-        axis_derivs(8.0, 2.0),
-        TEX,
-        TEX,
-        MIPS,
-        Some(&map),
-    )
-    .unwrap();
+    let s = sample(&desc, (0.5, 0.5), axis_derivs(8.0, 2.0), TEX, TEX, MIPS, Some(&map)).unwrap();
     // Minor axis 2 texels -> LOD 1, + 0.5 bias; the uniform map clamps to 2.
     assert_eq!((s.desired_lod, s.clamp, s.effective_lod), (1.5, 2.0, 2.0));
     assert_eq!(s.anisotropy, 4.0);
