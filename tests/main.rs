@@ -1,5 +1,6 @@
 //! Integration tests of the `sfsim` package: one binary, one module per topic.
 
+mod camera;
 mod cli;
 mod common;
 mod determinism;

@@ -44,15 +44,8 @@ fn x_of(value: &str) -> (f64, &'static str) {
 }
 
 pub fn execute(args: SweepArgs) -> anyhow::Result<()> {
-    let (path, values) = args
-        .vary
-        .split_once('=')
-        .context("--vary must be PATH=V1,V2,...")?;
-    let values: Vec<String> = values
-        .split(',')
-        .map(|v| v.trim().to_string())
-        .filter(|v| !v.is_empty())
-        .collect();
+    let (path, values) = args.vary.split_once('=').context("--vary must be PATH=V1,V2,...")?;
+    let values: Vec<String> = values.split(',').map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).collect();
     if values.is_empty() {
         bail!("--vary {path}= lists no values");
     }
@@ -76,20 +69,13 @@ pub fn execute(args: SweepArgs) -> anyhow::Result<()> {
         .iter()
         .map(|v| {
             let mut sets = args.set.clone();
-            sets.push(Override {
-                path: path.to_string(),
-                value: v.clone(),
-            });
+            sets.push(Override { path: path.to_string(), value: v.clone() });
             Scenario::load(&args.file, &sets)
         })
         .collect::<Result<_, _>>()?;
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<anyhow::Result<StatSet>>>> =
-        Mutex::new((0..scenarios.len()).map(|_| None).collect());
+    let results: Mutex<Vec<Option<anyhow::Result<StatSet>>>> = Mutex::new((0..scenarios.len()).map(|_| None).collect());
     std::thread::scope(|scope| {
         for _ in 0..jobs.min(scenarios.len()) {
             scope.spawn(|| loop {
@@ -109,10 +95,7 @@ pub fn execute(args: SweepArgs) -> anyhow::Result<()> {
         .expect("no poisoned lock")
         .into_iter()
         .zip(&values)
-        .map(|(r, v)| {
-            r.expect("every point ran")
-                .with_context(|| format!("{path}={v}"))
-        })
+        .map(|(r, v)| r.expect("every point ran").with_context(|| format!("{path}={v}")))
         .collect::<Result<_, _>>()?;
     for m in &metrics {
         if results[0].iter().all(|s| &s.name != m) {
@@ -121,51 +104,29 @@ pub fn execute(args: SweepArgs) -> anyhow::Result<()> {
     }
 
     let mut csv = format!("{path},{}\n", metrics.join(","));
-    let mut table = format!(
-        "| {path} | {} |\n|---|{}\n",
-        metrics.join(" | "),
-        "---|".repeat(metrics.len())
-    );
+    let mut table = format!("| {path} | {} |\n|---|{}\n", metrics.join(" | "), "---|".repeat(metrics.len()));
     for (v, stats) in values.iter().zip(&results) {
-        let cells: Vec<String> = metrics
-            .iter()
-            .map(|m| stats.get(m).map_or("n/a".into(), |x| format!("{x:.3}")))
-            .collect();
+        let cells: Vec<String> =
+            metrics.iter().map(|m| stats.get(m).map_or("n/a".into(), |x| format!("{x:.3}"))).collect();
         let _ = writeln!(csv, "{v},{}", cells.join(","));
         let _ = writeln!(table, "| {v} | {} |", cells.join(" | "));
     }
     print!("{table}");
 
-    let out = args.out.unwrap_or_else(|| {
-        PathBuf::from("reports/out").join(format!("{}-sweep", scenarios[0].name))
-    });
+    let out = args.out.unwrap_or_else(|| PathBuf::from("reports/out").join(format!("{}-sweep", scenarios[0].name)));
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     std::fs::write(out.join("sweep.csv"), csv)
         .with_context(|| format!("cannot write {}", out.join("sweep.csv").display()))?;
     let unit = x_of(&values[0]).1;
     for m in &metrics {
-        let points = values
-            .iter()
-            .zip(&results)
-            .filter_map(|(v, s)| s.get(m).map(|y| (x_of(v).0, y)))
-            .collect();
-        let stat_unit = results[0]
-            .iter()
-            .find(|s| &s.name == m)
-            .map_or("", |s| s.unit);
+        let points = values.iter().zip(&results).filter_map(|(v, s)| s.get(m).map(|y| (x_of(v).0, y))).collect();
+        let stat_unit = results[0].iter().find(|s| &s.name == m).map_or("", |s| s.unit);
         let plot = Plot::Line(LinePlot {
             file_stem: format!("sweep_{}", m.replace('.', "_")),
             title: format!("{m} vs {path}"),
-            x_label: if unit.is_empty() {
-                path.to_string()
-            } else {
-                format!("{path} ({unit})")
-            },
+            x_label: if unit.is_empty() { path.to_string() } else { format!("{path} ({unit})") },
             y_label: format!("{m} ({stat_unit})"),
-            series: vec![Series {
-                label: m.clone(),
-                points,
-            }],
+            series: vec![Series { label: m.clone(), points }],
             hlines: vec![],
             log_x: unit == "MiB",
         });

@@ -128,7 +128,7 @@ mod tests {
     #[test]
     fn sets_quantities_numbers_and_enum_fields() {
         let s = load(&["workload.in_flight=16MiB", "hardware.nvme.queue_depth=8", "seed=9"]).unwrap();
-        let crate::scenario::Workload::Io(io) = &s.workload;
+        let crate::scenario::Workload::Io(io) = &s.workload else { panic!("an Io workload") };
         assert_eq!(io.in_flight.to_string(), "16MiB");
         assert_eq!(s.hardware.nvme.queue_depth, 8);
         assert_eq!(s.seed, 9);
