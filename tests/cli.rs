@@ -88,3 +88,58 @@ fn sweep_tabulates_and_plots() {
     assert_eq!(csv.lines().count(), 3, "{csv}");
     assert!(dir.path().join("sweep_nvme_throughput.png").exists());
 }
+
+#[test]
+fn frame_writes_views_and_maps_with_legends() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = sfsim()
+        .args(["frame", "--frame", "30", "--textures", "2", "--set", "workload.render.resolution=(320, 180)", "--out"])
+        .arg(dir.path())
+        .arg(repo("scenarios/render/cube-grid.ron"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let names: Vec<String> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    for want in ["frame00030_desired_lod.png", "frame00030_minmip_overlay.png"] {
+        assert!(names.iter().any(|n| n == want), "{want} missing from {names:?}");
+    }
+    assert_eq!(names.iter().filter(|n| n.contains("_feedback_tex")).count(), 2, "{names:?}");
+    assert_eq!(names.iter().filter(|n| n.contains("_minmip_tex")).count(), 2, "{names:?}");
+    let view = image::open(dir.path().join("frame00030_desired_lod.png")).unwrap();
+    assert_eq!(view.width(), 320);
+    assert!(view.height() > 180, "the legend strip sits below the 180-row view");
+    // A frame beyond the scenario's end and a non-render scenario are clear errors.
+    let output = sfsim().args(["frame", "--frame", "999999"]).arg(repo("scenarios/render/cube-grid.ron")).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("out of range"));
+    let output = sfsim().args(["frame"]).arg(repo("scenarios/quickstart.ron")).output().unwrap();
+    assert!(String::from_utf8_lossy(&output.stderr).contains("Render workload"));
+}
+
+#[test]
+fn render_run_is_deterministic_and_reports_feedback() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut stats = Vec::new();
+    for run in 0..2 {
+        let out = dir.path().join(format!("r{run}"));
+        let status = sfsim()
+            .args(["run", "-q", "--no-host-stats", "--set", "duration=200ms", "--set", "workload.render.resolution=(640, 360)", "--out"])
+            .arg(&out)
+            .arg(repo("scenarios/render/cube-grid.ron"))
+            .status()
+            .unwrap();
+        assert!(status.success());
+        stats.push(std::fs::read(out.join("stats.json")).unwrap());
+        assert!(out.join("frames.csv").exists() && out.join("tiles.png").exists());
+        // resolved.ron names the camera file relative to the output folder and runs from there.
+        let again = out.join("again");
+        let status = sfsim().args(["run", "-q", "--out"]).arg(&again).arg(out.join("resolved.ron")).status().unwrap();
+        assert!(status.success(), "resolved.ron of a render run must run");
+    }
+    assert_eq!(stats[0], stats[1]);
+    let json: serde_json::Value = serde_json::from_slice(&stats[0]).unwrap();
+    assert_eq!(json["frames"]["value"], 12.0);
+    assert!(json["feedback.tiles_seen"]["value"].as_f64().unwrap() > 0.0);
+    assert!(json["scene.virtual_size"]["value"].as_f64().unwrap() > 10.0);
+}

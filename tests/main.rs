@@ -5,6 +5,7 @@ mod cli;
 mod common;
 mod determinism;
 mod feedback;
+mod feedback_rate;
 mod io_curves;
 mod io_scenarios;
 mod scenario_errors;

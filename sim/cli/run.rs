@@ -77,6 +77,10 @@ pub fn execute(args: RunArgs) -> anyhow::Result<()> {
             "mdu.output_throughput",
             "request.latency.p50",
             "request.latency.p99",
+            "scene.virtual_size",
+            "feedback.tiles_requested.mean",
+            "feedback.tiles_seen",
+            "quality.lod_deficit.mean",
             "host.sim_speed",
         ];
         for s in result.stats.iter().filter(|s| show.contains(&s.name.as_str())) {

@@ -111,8 +111,18 @@ fn parse_like(current: &Value, text: &str) -> Value {
     }
     match current {
         Value::String(_) => Value::String(unquoted.to_string()),
-        _ => serde_json::from_str::<Value>(text).unwrap_or_else(|_| Value::String(unquoted.to_string())),
+        _ => serde_json::from_str::<Value>(text)
+            .ok()
+            .or_else(|| from_ron(text))
+            .unwrap_or_else(|| Value::String(unquoted.to_string())),
     }
+}
+
+/// RON literals such as `(640, 360)` or `[1, 2]` (tuples and lists; enum variants with
+/// fields lose their name in RON's untyped value, so set those in the scenario file).
+fn from_ron(text: &str) -> Option<Value> {
+    let value: ron::Value = ron::from_str(text).ok()?;
+    serde_json::to_value(value).ok()
 }
 
 #[cfg(test)]
@@ -132,6 +142,15 @@ mod tests {
         assert_eq!(io.in_flight.to_string(), "16MiB");
         assert_eq!(s.hardware.nvme.queue_depth, 8);
         assert_eq!(s.seed, 9);
+    }
+
+    #[test]
+    fn sets_tuples_written_as_ron() {
+        let text = r#"Scenario(name: "t", workload: Render(()))"#;
+        let o: Override = "workload.render.resolution=(640, 360)".parse().unwrap();
+        let s = Scenario::from_text(text, Path::new("t.ron"), &[o]).unwrap();
+        let crate::scenario::Workload::Render(r) = &s.workload else { panic!("a Render workload") };
+        assert_eq!(r.render.resolution, (640, 360));
     }
 
     #[test]
