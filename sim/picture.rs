@@ -147,13 +147,13 @@ pub fn write_maps(
     texture: u32,
 ) -> Result<Vec<PathBuf>, PictureError> {
     let mips = renderer.scene().textures[texture as usize].mip_levels;
-    let fb = renderer.feedback(texture);
-    let s = scale_for(fb.width(), fb.height(), 256);
-    let mut feedback = Picture::new(fb.width() * s, fb.height() * s, mips);
-    for y in 0..fb.height() * s {
-        for x in 0..fb.width() * s {
-            let v = fb.get(x / s, y / s).unwrap_or(Lod53::NONE);
-            feedback.set(x, y, if v.is_none() { NOTHING } else { mip_colour(v.mip() as f32) });
+    let (fw, fh) = renderer.feedback_dims(texture);
+    let s = scale_for(fw, fh, 256);
+    let mut feedback = Picture::new(fw * s, fh * s, mips);
+    for y in 0..fh * s {
+        for x in 0..fw * s {
+            let mip = renderer.requested_mip(texture, x / s, y / s);
+            feedback.set(x, y, mip.map_or(NOTHING, |m| mip_colour(m as f32)));
         }
     }
     let mm = renderer.minmip(texture);

@@ -110,7 +110,8 @@ fn frame_writes_views_and_maps_with_legends() {
     assert_eq!(view.width(), 320);
     assert!(view.height() > 180, "the legend strip sits below the 180-row view");
     // A frame beyond the scenario's end and a non-render scenario are clear errors.
-    let output = sfsim().args(["frame", "--frame", "999999"]).arg(repo("scenarios/render/cube-grid.ron")).output().unwrap();
+    let output =
+        sfsim().args(["frame", "--frame", "999999"]).arg(repo("scenarios/render/cube-grid.ron")).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("out of range"));
     let output = sfsim().args(["frame"]).arg(repo("scenarios/quickstart.ron")).output().unwrap();
@@ -124,7 +125,16 @@ fn render_run_is_deterministic_and_reports_feedback() {
     for run in 0..2 {
         let out = dir.path().join(format!("r{run}"));
         let status = sfsim()
-            .args(["run", "-q", "--no-host-stats", "--set", "duration=200ms", "--set", "workload.render.resolution=(640, 360)", "--out"])
+            .args([
+                "run",
+                "-q",
+                "--no-host-stats",
+                "--set",
+                "duration=200ms",
+                "--set",
+                "workload.render.resolution=(640, 360)",
+                "--out",
+            ])
             .arg(&out)
             .arg(repo("scenarios/render/cube-grid.ron"))
             .status()

@@ -101,3 +101,25 @@ fn tilted_quad_matches_the_closed_form_and_min_semantics() {
     let far = map.get(0, 1).unwrap();
     assert!(near < far, "near {near:?} far {far:?}");
 }
+
+#[test]
+fn mip_region_used_records_both_trilinear_mips() {
+    // Same head-on view as above (LOD 4.32): a trilinear footprint reads mips 4 and 5, so
+    // MipRegionUsed marks both, where MinMip records only the LOD.
+    let scene = quad_scene();
+    let mut cfg = config(256);
+    cfg.feedback.kind = sfsim::scene::FeedbackKind::MipRegionUsed;
+    let mut r = FeedbackRenderer::new(&scene, &cfg).unwrap();
+    r.clear_feedback();
+    let camera = RayCamera::new(DVec3::new(0.0, 0.0, 6.0), -DVec3::Z, DVec3::Y, 90.0, 256, 256);
+    r.render(&camera, 1, 0, None);
+    assert_eq!(r.requested_mip(0, 1, 1), Some(4));
+    let used = r.region_used(0).unwrap();
+    assert_eq!((used.used(1, 1, 4), used.used(1, 1, 5), used.used(1, 1, 3)), (Some(true), Some(true), Some(false)));
+    assert_eq!(r.requested_texels(0), 16);
+    // 1024² BC7 with 256² tiles: mips 0–2 are tiled (16, 4, 1 tiles), mip 3 on is the
+    // packed tail, so requests for mips 4 and 5 need no standard tile.
+    let mut tiles = std::collections::HashSet::new();
+    r.requested_tiles(&mut tiles);
+    assert!(tiles.is_empty(), "{tiles:?}");
+}

@@ -9,7 +9,12 @@ use sfsim::scene::{FeedbackConfig, FeedbackRenderer, RenderConfig, Scene, SceneC
 use sfsim::workload::render::{ray_camera, RenderWorkload};
 use std::collections::HashSet;
 
-fn requested_over(workload: &RenderWorkload, scene: &Scene, one_in: u32, frames: std::ops::Range<u64>) -> HashSet<(u32, TileCoord)> {
+fn requested_over(
+    workload: &RenderWorkload,
+    scene: &Scene,
+    one_in: u32,
+    frames: std::ops::Range<u64>,
+) -> HashSet<(u32, TileCoord)> {
     let cfg = RenderConfig { feedback: FeedbackConfig { one_in, ..FeedbackConfig::default() }, ..workload.render };
     let mut renderer = FeedbackRenderer::new(scene, &cfg).unwrap();
     let path = workload.camera.open(&repo("scenarios"), f64::from(workload.frame_rate)).unwrap();

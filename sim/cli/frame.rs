@@ -58,10 +58,8 @@ pub fn execute(args: FrameArgs) -> anyhow::Result<()> {
     let mut renderer = FeedbackRenderer::new(&scene, &cfg.render).map_err(|e| e.within("workload.render"))?;
     renderer.clear_feedback();
     let stats = renderer.render(&camera, scenario.seed, args.frame, None);
-    let mut ranked: Vec<(usize, u32)> = (0..scene.textures.len() as u32)
-        .map(|t| (renderer.feedback(t).requested_count(), t))
-        .filter(|(n, _)| *n > 0)
-        .collect();
+    let mut ranked: Vec<(usize, u32)> =
+        (0..scene.textures.len() as u32).map(|t| (renderer.requested_texels(t), t)).filter(|(n, _)| *n > 0).collect();
     ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     for &(_, texture) in ranked.iter().take(args.textures) {
         written.extend(write_maps(&out, &prefix, &renderer, texture)?);

@@ -6,7 +6,8 @@
 use super::{RayCamera, SamplePattern, Scene};
 use serde::{Deserialize, Serialize};
 use sfsim_models::gpu::{
-    sample, FeedbackArray, FeedbackLayout, Filter, Lod53, MinMipFeedbackSlice, MinMipMap, SamplerDesc, SmallTailPolicy,
+    sample, FeedbackArray, FeedbackLayout, Filter, Lod53, MinMipFeedbackSlice, MinMipMap, MipRegionUsedFeedback,
+    SamplerDesc, SmallTailPolicy,
 };
 use sfsim_models::texture::TileCoord;
 use sfsim_models::ConfigError;
@@ -24,6 +25,16 @@ pub enum Residency {
     All,
 }
 
+/// The feedback map format (D3D12 `DXGI_FORMAT_SAMPLER_FEEDBACK_*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum FeedbackKind {
+    /// The finest LOD requested per region, 5.3 fixed point, atomic-min (the sample's).
+    #[default]
+    MinMip,
+    /// One bit per (region, mip) the filter footprint used.
+    MipRegionUsed,
+}
+
 /// Sampler-feedback settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -36,11 +47,13 @@ pub struct FeedbackConfig {
     pub region: Option<(u32, u32)>,
     /// What small tail mips record (D3D12 leaves it to the hardware).
     pub small_tail: SmallTailPolicy,
+    /// Feedback map format (MinMip).
+    pub kind: FeedbackKind,
 }
 
 impl Default for FeedbackConfig {
     fn default() -> Self {
-        FeedbackConfig { one_in: 128, region: None, small_tail: SmallTailPolicy::Exact }
+        FeedbackConfig { one_in: 128, region: None, small_tail: SmallTailPolicy::Exact, kind: FeedbackKind::MinMip }
     }
 }
 
@@ -123,6 +136,8 @@ pub struct FeedbackRenderer<'s> {
     arrays: Vec<FeedbackArray>,
     /// (array, slice) of each texture's feedback map.
     slots: Vec<(usize, u32)>,
+    /// MipRegionUsed maps, one per texture, when that is the feedback format.
+    region_used: Vec<MipRegionUsedFeedback>,
     minmip: Vec<MinMipMap>,
 }
 
@@ -160,7 +175,15 @@ impl<'s> FeedbackRenderer<'s> {
             }
             arrays.push(array);
         }
-        Ok(FeedbackRenderer { scene, cfg: *cfg, pattern, layouts, arrays, slots, minmip })
+        let region_used = match cfg.feedback.kind {
+            FeedbackKind::MinMip => Vec::new(),
+            FeedbackKind::MipRegionUsed => layouts
+                .iter()
+                .map(|l| MipRegionUsedFeedback::new(l.map_width(), l.map_height(), l.mip_count()))
+                .collect::<Result<_, _>>()
+                .map_err(|e| ConfigError::new("feedback", e.to_string()))?,
+        };
+        Ok(FeedbackRenderer { scene, cfg: *cfg, pattern, layouts, arrays, slots, region_used, minmip })
     }
 
     pub fn scene(&self) -> &Scene {
@@ -175,6 +198,42 @@ impl<'s> FeedbackRenderer<'s> {
     pub fn clear_feedback(&mut self) {
         for a in &mut self.arrays {
             a.clear_all();
+        }
+        for m in &mut self.region_used {
+            m.clear();
+        }
+    }
+
+    /// Feedback map size of a texture (feedback texels).
+    pub fn feedback_dims(&self, texture: u32) -> (u32, u32) {
+        let l = &self.layouts[texture as usize];
+        (l.map_width(), l.map_height())
+    }
+
+    /// Finest mip the feedback asks for at a feedback texel, whatever the format.
+    pub fn requested_mip(&self, texture: u32, x: u32, y: u32) -> Option<u32> {
+        match self.cfg.feedback.kind {
+            FeedbackKind::MinMip => self.feedback(texture).get(x, y).filter(|v| !v.is_none()).map(Lod53::mip),
+            FeedbackKind::MipRegionUsed => self.region_used[texture as usize].finest_used(x, y),
+        }
+    }
+
+    /// The MipRegionUsed map of a texture, when that is the feedback format.
+    pub fn region_used(&self, texture: u32) -> Option<&MipRegionUsedFeedback> {
+        self.region_used.get(texture as usize)
+    }
+
+    /// Feedback texels of a texture with any request.
+    pub fn requested_texels(&self, texture: u32) -> usize {
+        match self.cfg.feedback.kind {
+            FeedbackKind::MinMip => self.feedback(texture).requested_count(),
+            FeedbackKind::MipRegionUsed => {
+                let m = &self.region_used[texture as usize];
+                (0..m.height())
+                    .flat_map(|y| (0..m.width()).map(move |x| (x, y)))
+                    .filter(|&(x, y)| m.finest_used(x, y).is_some())
+                    .count()
+            }
         }
     }
 
@@ -228,14 +287,22 @@ impl<'s> FeedbackRenderer<'s> {
                 if deficit >= 1.0 {
                     stats.blurry += 1;
                 }
-                let (a, slice) = self.slots[tex as usize];
-                let mut map = self.arrays[a].slice_mut(slice).expect("slot exists");
-                let _ = self.layouts[tex as usize].write_min_mip(
-                    &mut map,
-                    &s.feedback_footprint,
-                    s.desired_lod,
-                    self.cfg.feedback.small_tail,
-                );
+                let layout = &self.layouts[tex as usize];
+                match self.cfg.feedback.kind {
+                    FeedbackKind::MinMip => {
+                        let (a, slice) = self.slots[tex as usize];
+                        let mut map = self.arrays[a].slice_mut(slice).expect("slot exists");
+                        let _ = layout.write_min_mip(
+                            &mut map,
+                            &s.feedback_footprint,
+                            s.desired_lod,
+                            self.cfg.feedback.small_tail,
+                        );
+                    }
+                    FeedbackKind::MipRegionUsed => {
+                        let _ = layout.write_region_used(&mut self.region_used[tex as usize], &s.feedback_footprint);
+                    }
+                }
                 if k == 0 {
                     if let Some(out) = pixels.as_deref_mut() {
                         out.push(PixelLods { x, y, texture: tex, desired: s.desired_lod, effective: s.effective_lod });
@@ -253,25 +320,45 @@ impl<'s> FeedbackRenderer<'s> {
     pub fn requested_tiles(&self, out: &mut HashSet<(u32, TileCoord)>) {
         for (tex, desc) in self.scene.textures.iter().enumerate() {
             let layout = &self.layouts[tex];
-            let map = self.feedback(tex as u32);
             let (rw, rh) = (layout.region_width(), layout.region_height());
             let (tw, th) = desc.format.tile_texels();
             let first_packed = desc.first_packed_mip();
-            for fy in 0..map.height() {
-                for fx in 0..map.width() {
-                    let Some(v) = map.get(fx, fy).filter(|v| !v.is_none()) else { continue };
-                    let mip = v.mip();
-                    if mip >= first_packed {
-                        continue;
+            let (mw, mh) = (layout.map_width(), layout.map_height());
+            let mut add = |fx: u32, fy: u32, mip: u32| {
+                if mip >= first_packed {
+                    return;
+                }
+                let info = desc.mip(mip);
+                let x0 = ((fx * rw) >> mip) / tw;
+                let x1 = ((((fx + 1) * rw).saturating_sub(1)) >> mip) / tw;
+                let y0 = ((fy * rh) >> mip) / th;
+                let y1 = ((((fy + 1) * rh).saturating_sub(1)) >> mip) / th;
+                for y in y0..=y1.min(info.tiles_y - 1) {
+                    for x in x0..=x1.min(info.tiles_x - 1) {
+                        out.insert((tex as u32, TileCoord { mip, x, y }));
                     }
-                    let info = desc.mip(mip);
-                    let x0 = ((fx * rw) >> mip) / tw;
-                    let x1 = ((((fx + 1) * rw).saturating_sub(1)) >> mip) / tw;
-                    let y0 = ((fy * rh) >> mip) / th;
-                    let y1 = ((((fy + 1) * rh).saturating_sub(1)) >> mip) / th;
-                    for y in y0..=y1.min(info.tiles_y - 1) {
-                        for x in x0..=x1.min(info.tiles_x - 1) {
-                            out.insert((tex as u32, TileCoord { mip, x, y }));
+                }
+            };
+            match self.cfg.feedback.kind {
+                FeedbackKind::MinMip => {
+                    let map = self.feedback(tex as u32);
+                    for fy in 0..mh {
+                        for fx in 0..mw {
+                            if let Some(v) = map.get(fx, fy).filter(|v| !v.is_none()) {
+                                add(fx, fy, v.mip());
+                            }
+                        }
+                    }
+                }
+                FeedbackKind::MipRegionUsed => {
+                    let map = &self.region_used[tex];
+                    for fy in 0..mh {
+                        for fx in 0..mw {
+                            for mip in 0..first_packed {
+                                if map.used(fx, fy, mip) == Some(true) {
+                                    add(fx, fy, mip);
+                                }
+                            }
                         }
                     }
                 }

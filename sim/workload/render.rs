@@ -131,8 +131,7 @@ pub fn run(
         this_frame.clear();
         renderer.requested_tiles(&mut this_frame);
         seen.extend(this_frame.iter().copied());
-        let feedback_texels =
-            (0..scene.textures.len() as u32).map(|t| renderer.feedback(t).requested_count() as u64).sum();
+        let feedback_texels = (0..scene.textures.len() as u32).map(|t| renderer.requested_texels(t) as u64).sum();
         total.samples += stats.samples;
         total.hits += stats.hits;
         total.texture_samples += stats.texture_samples;
