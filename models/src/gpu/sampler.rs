@@ -170,13 +170,17 @@ pub fn sample(
     let effective = desired.max(f64::from(clamp));
 
     let dims = (tex_w, tex_h, mip_count);
+    let feedback_footprint = footprint(desc.filter, &probes, desired, dims);
+    // Unclamped samples read exactly what feedback traces: reuse it.
+    let read_footprint =
+        if effective == desired { feedback_footprint.clone() } else { footprint(desc.filter, &probes, effective, dims) };
     Ok(Sample {
         desired_lod: desired as f32,
         clamp,
         effective_lod: effective as f32,
         anisotropy: ratio as f32,
-        footprint: footprint(desc.filter, &probes, effective, dims),
-        feedback_footprint: footprint(desc.filter, &probes, desired, dims),
+        footprint: read_footprint,
+        feedback_footprint,
     })
 }
 
