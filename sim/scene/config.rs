@@ -31,7 +31,7 @@ pub struct TextureSets {
     pub count: u32,
     /// Width and height of every texture in texels (8192).
     pub size: u32,
-    /// Formats (BC1 diffuse, BC5 normal, BC1 specular: 64 sets ≈ 10.9 GB, the sample's
+    /// Formats (BC1 diffuse, BC5 normal, BC1 specular: 64 sets = 11.5 GB (10.7 GiB) virtual, the sample's
     /// "~10 GB").
     pub diffuse: BcFormat,
     pub normal: BcFormat,

@@ -172,8 +172,11 @@ pub fn sample(
     let dims = (tex_w, tex_h, mip_count);
     let feedback_footprint = footprint(desc.filter, &probes, desired, dims);
     // Unclamped samples read exactly what feedback traces: reuse it.
-    let read_footprint =
-        if effective == desired { feedback_footprint.clone() } else { footprint(desc.filter, &probes, effective, dims) };
+    let read_footprint = if effective == desired {
+        feedback_footprint.clone()
+    } else {
+        footprint(desc.filter, &probes, effective, dims)
+    };
     Ok(Sample {
         desired_lod: desired as f32,
         clamp,
