@@ -17,6 +17,8 @@ pub struct Completed {
     /// The caller's tag from [`IoPath::enqueue`].
     pub tag: u64,
     pub enqueued: Time,
+    /// When the last of its bytes left the drive (the enqueue time for memory requests).
+    pub read: Time,
     pub done: Time,
     pub source_size: Bytes,
     pub destination_size: Bytes,
@@ -25,6 +27,7 @@ pub struct Completed {
 struct RequestState {
     tag: u64,
     enqueued: Time,
+    read: Time,
     pieces_left: u32,
     request: Request,
 }
@@ -115,7 +118,7 @@ impl IoPath {
     pub fn enqueue(&mut self, now: Time, request: Request, tag: u64) -> Result<(), RequestError> {
         request.validate()?;
         let pieces = request.split(self.max_io);
-        let id = self.requests.insert(RequestState { tag, enqueued: now, pieces_left: pieces.len() as u32, request });
+        let id = self.requests.insert(RequestState { tag, enqueued: now, read: now, pieces_left: pieces.len() as u32, request });
         self.in_flight_requests += 1;
         let from_file = matches!(request.source, Source::File { .. });
         for piece in pieces {
@@ -177,8 +180,10 @@ impl IoPath {
             let mut ios = std::mem::take(&mut self.io_done);
             self.device.advance(now, &mut ios);
             for done in ios.drain(..) {
-                let job = self.pieces.get_mut(done.id as u32).job;
-                self.mdu.submit(done.time, job);
+                let piece = *self.pieces.get_mut(done.id as u32);
+                let req = self.requests.get_mut(piece.request);
+                req.read = req.read.max(done.time);
+                self.mdu.submit(done.time, piece.job);
             }
             self.io_done = ios;
             self.pump(now);
@@ -203,6 +208,7 @@ impl IoPath {
             self.completed.push(Completed {
                 tag: req.tag,
                 enqueued: req.enqueued,
+                read: req.read,
                 done: done.end,
                 source_size: req.request.source_size,
                 destination_size: req.request.destination_size,

@@ -33,6 +33,7 @@
 
 pub mod camera;
 pub mod cli;
+pub mod engine;
 pub mod iopath;
 // The kernel is an internal; the `bench` feature exposes it to the criterion benches.
 #[cfg(feature = "bench")]
@@ -47,6 +48,8 @@ pub mod run;
 pub mod scenario;
 pub mod scene;
 pub mod stats;
+pub mod trace;
+pub mod vcd;
 pub mod workload;
 
 pub use sfsim_models as models;

@@ -5,6 +5,7 @@ use crate::scenario::{Scenario, Workload};
 use crate::stats::StatSet;
 use crate::workload::io::{self, IoOutcome};
 use crate::workload::render::{self, RenderError, RenderOutcome};
+use crate::workload::stream::{self, StreamOutcome};
 use sfsim_models::units::Time;
 use std::time::Instant;
 
@@ -26,6 +27,7 @@ impl Default for RunOptions {
 pub enum Outcome {
     Io(IoOutcome),
     Render(RenderOutcome),
+    Stream(Box<StreamOutcome>),
 }
 
 /// A run could not complete.
@@ -55,6 +57,11 @@ pub fn run(
             let o = io::run(scenario, cfg, progress)?;
             let (stats, events) = (o.stats.clone(), o.events);
             (Outcome::Io(o), stats, events)
+        }
+        Workload::Stream(cfg) => {
+            let o = stream::run(scenario, cfg, progress, &mut |_, _| {})?;
+            let (stats, events) = (o.stats.clone(), o.events);
+            (Outcome::Stream(Box::new(o)), stats, events)
         }
         Workload::Render(cfg) => {
             let o = render::run(scenario.duration, scenario.seed, &scenario.base_dir, cfg, progress)?;

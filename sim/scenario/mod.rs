@@ -10,6 +10,7 @@ mod paths;
 
 use crate::workload::io::IoWorkload;
 use crate::workload::render::RenderWorkload;
+use crate::workload::stream::StreamWorkload;
 use serde::{Deserialize, Serialize};
 use sfsim_models::mdu::MduConfig;
 use sfsim_models::nvme::NvmeConfig;
@@ -70,6 +71,9 @@ pub enum Workload {
     Io(IoWorkload),
     /// A camera path over a scene, sampled by the ray-cast sampler writing feedback.
     Render(RenderWorkload),
+    /// The Sampler Feedback Streaming engine over a scene and camera path, co-simulated
+    /// with the NVMe, DirectStorage and MDU models.
+    Stream(StreamWorkload),
 }
 
 /// A scenario could not be used. Every variant names the file (or `--set` argument).
@@ -166,6 +170,7 @@ impl Scenario {
                 Ok(())
             }
             Workload::Render(render) => render.validate().map_err(|e| e.within("workload")),
+            Workload::Stream(stream) => stream.validate().map_err(|e| e.within("workload")),
         }
     }
 
@@ -173,8 +178,10 @@ impl Scenario {
     /// paths inside it are rewritten relative to `out_dir` so that it runs from there.
     pub fn to_resolved_ron(&self, out_dir: &Path) -> String {
         let mut copy = self.clone();
-        if let Workload::Render(render) = &mut copy.workload {
-            paths::rebase_camera(&mut render.camera, &self.base_dir, out_dir);
+        match &mut copy.workload {
+            Workload::Render(render) => paths::rebase_camera(&mut render.camera, &self.base_dir, out_dir),
+            Workload::Stream(stream) => paths::rebase_camera(&mut stream.camera, &self.base_dir, out_dir),
+            Workload::Io(_) => {}
         }
         let config = ron::ser::PrettyConfig::new().struct_names(true).depth_limit(8);
         ron::ser::to_string_pretty(&copy, config).expect("a scenario always serializes")

@@ -49,11 +49,20 @@ pub struct FeedbackConfig {
     pub small_tail: SmallTailPolicy,
     /// Feedback map format (MinMip).
     pub kind: FeedbackKind,
+    /// With `region: None`, one feedback texel per `tiles_per_texel` × `tiles_per_texel`
+    /// tiles of mip 0 (1; 2 = the "coarser feedback" improvement, −75 % texels).
+    pub tiles_per_texel: u32,
 }
 
 impl Default for FeedbackConfig {
     fn default() -> Self {
-        FeedbackConfig { one_in: 128, region: None, small_tail: SmallTailPolicy::Exact, kind: FeedbackKind::MinMip }
+        FeedbackConfig {
+            one_in: 128,
+            region: None,
+            small_tail: SmallTailPolicy::Exact,
+            kind: FeedbackKind::MinMip,
+            tiles_per_texel: 1,
+        }
     }
 }
 
@@ -85,6 +94,12 @@ impl RenderConfig {
         let (w, h) = self.resolution;
         if !(1..=16_384).contains(&w) || !(1..=16_384).contains(&h) {
             return Err(ConfigError::new("resolution", format!("({w}, {h}) is out of range; expected 1..=16384 each")));
+        }
+        if !matches!(self.feedback.tiles_per_texel, 1 | 2 | 4) {
+            return Err(ConfigError::new(
+                "feedback.tiles_per_texel",
+                format!("{} is out of range; expected 1, 2 or 4", self.feedback.tiles_per_texel),
+            ));
         }
         if SamplePattern::new(self.feedback.one_in).is_none() {
             return Err(ConfigError::new(
@@ -139,6 +154,8 @@ pub struct FeedbackRenderer<'s> {
     /// MipRegionUsed maps, one per texture, when that is the feedback format.
     region_used: Vec<MipRegionUsedFeedback>,
     minmip: Vec<MinMipMap>,
+    /// Textures whose samples write feedback (all by default).
+    writes_feedback: Vec<bool>,
 }
 
 impl<'s> FeedbackRenderer<'s> {
@@ -151,7 +168,10 @@ impl<'s> FeedbackRenderer<'s> {
         for (id, desc) in scene.textures.iter().enumerate() {
             let region = match cfg.feedback.region {
                 Some(r) => r,
-                None => desc.tile_mip_region().map_err(|e| ConfigError::new("feedback.region", e.to_string()))?,
+                None => {
+                    let (w, h) = desc.tile_mip_region().map_err(|e| ConfigError::new("feedback.region", e.to_string()))?;
+                    (w * cfg.feedback.tiles_per_texel, h * cfg.feedback.tiles_per_texel)
+                }
             };
             desc.feedback_map_dims(region).map_err(|e| ConfigError::new("feedback.region", e.to_string()))?;
             let layout = FeedbackLayout::new(desc.width, desc.height, desc.mip_levels, region.0, region.1)
@@ -183,7 +203,8 @@ impl<'s> FeedbackRenderer<'s> {
                 .collect::<Result<_, _>>()
                 .map_err(|e| ConfigError::new("feedback", e.to_string()))?,
         };
-        Ok(FeedbackRenderer { scene, cfg: *cfg, pattern, layouts, arrays, slots, region_used, minmip })
+        let writes_feedback = vec![true; scene.textures.len()];
+        Ok(FeedbackRenderer { scene, cfg: *cfg, pattern, layouts, arrays, slots, region_used, minmip, writes_feedback })
     }
 
     pub fn scene(&self) -> &Scene {
@@ -215,6 +236,14 @@ impl<'s> FeedbackRenderer<'s> {
         match self.cfg.feedback.kind {
             FeedbackKind::MinMip => self.feedback(texture).get(x, y).filter(|v| !v.is_none()).map(Lod53::mip),
             FeedbackKind::MipRegionUsed => self.region_used[texture as usize].finest_used(x, y),
+        }
+    }
+
+    /// Chooses which textures write feedback (e.g. only each set's diffuse when one map is
+    /// shared by the set); the others are still sampled for quality statistics.
+    pub fn set_feedback_textures(&mut self, writes: impl Fn(u32) -> bool) {
+        for (i, w) in self.writes_feedback.iter_mut().enumerate() {
+            *w = writes(i as u32);
         }
     }
 
@@ -289,6 +318,7 @@ impl<'s> FeedbackRenderer<'s> {
                 }
                 let layout = &self.layouts[tex as usize];
                 match self.cfg.feedback.kind {
+                    _ if !self.writes_feedback[tex as usize] => {}
                     FeedbackKind::MinMip => {
                         let (a, slice) = self.slots[tex as usize];
                         let mut map = self.arrays[a].slice_mut(slice).expect("slot exists");

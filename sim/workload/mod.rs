@@ -4,3 +4,4 @@
 
 pub mod io;
 pub mod render;
+pub mod stream;

@@ -18,7 +18,7 @@ pub enum OutputError {
     Report(#[from] crate::report::ReportError),
 }
 
-fn write(dir: &Path, name: &str, text: &str) -> Result<PathBuf, OutputError> {
+pub(crate) fn write(dir: &Path, name: &str, text: &str) -> Result<PathBuf, OutputError> {
     let path = dir.join(name);
     std::fs::write(&path, text).map_err(|source| OutputError::Write { path: path.clone(), source })?;
     Ok(path)
@@ -35,10 +35,13 @@ pub fn write_run(
     match outcome {
         Outcome::Io(o) => write_io_run(dir, scenario, o, stats),
         Outcome::Render(o) => write_render_run(dir, scenario, o, stats),
+        Outcome::Stream(o) => stream::write_stream_run(dir, scenario, o, stats),
     }
 }
 
-fn stat_rows(stats: &StatSet) -> Vec<StatRow> {
+mod stream;
+
+pub(crate) fn stat_rows(stats: &StatSet) -> Vec<StatRow> {
     stats
         .iter()
         .map(|s| StatRow {

@@ -1,0 +1,182 @@
+//! Outputs of a streaming run: frames.csv, tiles.csv, plots and the report (trace.json and
+//! signals.vcd are written by `trace_files`).
+
+use super::{stat_rows, write, OutputError};
+use crate::report::{CdfPlot, HLine, LinePlot, Plot, Report, Series};
+use crate::scenario::Scenario;
+use crate::stats::{percentile, StatSet};
+use crate::workload::stream::{StreamFrame, StreamOutcome};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn frames_csv(o: &StreamOutcome) -> String {
+    let mut csv = String::from(
+        "frame,time_s,tiles_in_flight,pool_used,pool_capacity,staging_used_mib,io_waiting,nvme_mb_per_s,mdu_in_gb_per_s,mdu_out_gb_per_s,\
+         loads,evictions,became_visible,seen_list,bottleneck,texels_analysed,cpu_analysis_ms,cpu_sort_ms,cpu_submit_ms,cpu_minmip_ms,\
+         samples,texture_samples,lod_deficit_mean,blurry_share\n",
+    );
+    let secs = o.frame_period.as_secs_f64();
+    for r in &o.frames {
+        let e = &r.engine;
+        let s = &r.sampler;
+        let blurry = if s.texture_samples > 0 { s.blurry as f64 / s.texture_samples as f64 } else { 0.0 };
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{},{:.3},{},{:.3},{:.4},{:.4},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{},{},{:.4},{:.4}",
+            r.frame,
+            r.time.as_secs_f64(),
+            r.tiles_in_flight,
+            r.pool_used,
+            o.pool_capacity,
+            r.staging_used as f64 / (1u64 << 20) as f64,
+            r.io_waiting,
+            r.nvme_bytes as f64 / 1e6 / secs,
+            r.mdu_in as f64 / 1e9 / secs,
+            r.mdu_out as f64 / 1e9 / secs,
+            e.loads,
+            e.evictions,
+            e.became_visible,
+            e.seen_list,
+            e.bottleneck.map_or("none", |b| b.name()),
+            e.texels_analysed,
+            e.cpu_analysis.as_ms_f64(),
+            e.cpu_sort.as_ms_f64(),
+            e.cpu_submit.as_ms_f64(),
+            e.cpu_minmip.as_ms_f64(),
+            s.samples,
+            s.texture_samples,
+            s.mean_lod_deficit().unwrap_or(0.0),
+            blurry
+        );
+    }
+    csv
+}
+
+fn opt(t: Option<sfsim_models::units::Time>) -> String {
+    t.map_or(String::new(), |t| format!("{}", t.as_secs_f64()))
+}
+
+fn tiles_csv(o: &StreamOutcome) -> String {
+    let mut csv = String::from("texture,mip,x,y,requested_s,submitted_s,read_s,decompressed_s,mapped_s,visible_s,evicted_s\n");
+    for r in &o.engine.records {
+        let c = o.engine_tile_coord(r.tile);
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{},{},{},{},{},{},{}",
+            r.tile.texture,
+            c.mip,
+            c.x,
+            c.y,
+            r.requested.as_secs_f64(),
+            opt(r.submitted),
+            opt(r.read),
+            opt(r.decompressed),
+            opt(r.mapped),
+            opt(r.visible),
+            opt(r.evicted)
+        );
+    }
+    csv
+}
+
+pub(super) fn write_stream_run(dir: &Path, scenario: &Scenario, o: &StreamOutcome, stats: &StatSet) -> Result<Vec<PathBuf>, OutputError> {
+    let secs = o.frame_period.as_secs_f64();
+    let t = |f: &dyn Fn(&StreamFrame) -> f64| -> Vec<(f64, f64)> { o.frames.iter().map(|r| (r.time.as_secs_f64(), f(r))).collect() };
+    // Throughput per frame is noisy; a 15-frame moving sum reads better.
+    let smooth = |f: &dyn Fn(&StreamFrame) -> f64| -> Vec<(f64, f64)> {
+        let raw = t(f);
+        raw.iter()
+            .enumerate()
+            .map(|(i, &(x, _))| {
+                let lo = i.saturating_sub(14);
+                (x, raw[lo..=i].iter().map(|p| p.1).sum::<f64>() / (i - lo + 1) as f64)
+            })
+            .collect()
+    };
+    let ms: Vec<f64> = o.tile_latencies.iter().map(|t| t.as_ms_f64()).collect();
+    let markers = [(50, "p50"), (95, "p95"), (99, "p99")]
+        .iter()
+        .filter_map(|&(p, name)| percentile(&o.tile_latencies, p).map(|t| (name.to_string(), t.as_ms_f64())))
+        .collect();
+    let nvme = &scenario.hardware.nvme;
+    let report = Report {
+        title: format!("sfsim run: {}", scenario.name),
+        subtitle: if scenario.description.is_empty() { format!("streaming, {} simulated, seed {}", scenario.duration, scenario.seed) } else { scenario.description.clone() },
+        plots: vec![
+            Plot::Line(LinePlot {
+                file_stem: "throughput".into(),
+                title: "Throughput (15-frame moving mean)".into(),
+                x_label: "simulated time (s)".into(),
+                y_label: "MB/s".into(),
+                series: vec![
+                    Series { label: "NVMe read".into(), points: smooth(&|r| r.nvme_bytes as f64 / 1e6 / secs) },
+                    Series { label: "MDU out".into(), points: smooth(&|r| r.mdu_out as f64 / 1e6 / secs) },
+                ],
+                hlines: vec![HLine { label: format!("guaranteed {}", nvme.guaranteed), y: nvme.guaranteed.as_mb_per_sec_f64() }],
+                log_x: false,
+            }),
+            Plot::Cdf(CdfPlot {
+                file_stem: "tile_latency".into(),
+                title: "Tile latency (first requested → visible)".into(),
+                x_label: "latency (ms)".into(),
+                samples: ms,
+                markers,
+            }),
+            Plot::Line(LinePlot {
+                file_stem: "occupancy".into(),
+                title: "Tile pool, tiles in flight, Seen Tiles".into(),
+                x_label: "simulated time (s)".into(),
+                y_label: "tiles".into(),
+                series: vec![
+                    Series { label: "pool slots used".into(), points: t(&|r| f64::from(r.pool_used)) },
+                    Series { label: "tiles in flight".into(), points: t(&|r| r.tiles_in_flight as f64) },
+                    Series { label: "seen list".into(), points: t(&|r| f64::from(r.engine.seen_list)) },
+                ],
+                hlines: vec![HLine { label: "pool capacity".into(), y: f64::from(o.pool_capacity) }],
+                log_x: false,
+            }),
+            Plot::Line(LinePlot {
+                file_stem: "lod_deficit".into(),
+                title: "Visual quality: effective − desired LOD".into(),
+                x_label: "simulated time (s)".into(),
+                y_label: "mips / fraction".into(),
+                series: vec![
+                    Series { label: "mean deficit (mips)".into(), points: t(&|r| r.sampler.mean_lod_deficit().unwrap_or(0.0)) },
+                    Series {
+                        label: "share ≥ 1 mip blurry".into(),
+                        points: t(&|r| if r.sampler.texture_samples > 0 { r.sampler.blurry as f64 / r.sampler.texture_samples as f64 } else { 0.0 }),
+                    },
+                ],
+                hlines: vec![],
+                log_x: false,
+            }),
+            Plot::Line(LinePlot {
+                file_stem: "loads".into(),
+                title: "Loads and evictions per frame".into(),
+                x_label: "simulated time (s)".into(),
+                y_label: "tiles per frame".into(),
+                series: vec![
+                    Series { label: "loads".into(), points: t(&|r| f64::from(r.engine.loads)) },
+                    Series { label: "evictions".into(), points: t(&|r| f64::from(r.engine.evictions)) },
+                ],
+                hlines: vec![],
+                log_x: false,
+            }),
+        ],
+        stats: stat_rows(stats),
+        files: vec![
+            ("resolved.ron".into(), "the scenario with every default filled in".into()),
+            ("stats.json".into(), "every stat with unit and description".into()),
+            ("frames.csv".into(), "per frame: in flight, pool, staging, throughput, loads, evictions, bottleneck, CPU ms, quality".into()),
+            ("tiles.csv".into(), "per tile load: requested, submitted, read, decompressed, mapped, visible, evicted".into()),
+        ],
+    };
+    let mut written = vec![
+        write(dir, "resolved.ron", &scenario.to_resolved_ron(dir))?,
+        write(dir, "stats.json", &stats.to_json())?,
+        write(dir, "frames.csv", &frames_csv(o))?,
+        write(dir, "tiles.csv", &tiles_csv(o))?,
+    ];
+    written.extend(crate::report::write_report(&report, dir)?);
+    Ok(written)
+}
