@@ -118,7 +118,13 @@ impl IoPath {
     pub fn enqueue(&mut self, now: Time, request: Request, tag: u64) -> Result<(), RequestError> {
         request.validate()?;
         let pieces = request.split(self.max_io);
-        let id = self.requests.insert(RequestState { tag, enqueued: now, read: now, pieces_left: pieces.len() as u32, request });
+        let id = self.requests.insert(RequestState {
+            tag,
+            enqueued: now,
+            read: now,
+            pieces_left: pieces.len() as u32,
+            request,
+        });
         self.in_flight_requests += 1;
         let from_file = matches!(request.source, Source::File { .. });
         for piece in pieces {

@@ -230,7 +230,7 @@ impl Trace {
                         let i = args as usize;
                         let begin = if i == 0 { 0 } else { self.args_ends[i - 1] };
                         w.write_all(b",\"args\":{")?;
-                        w.write_all(self.args_buf[begin..self.args_ends[i]].as_bytes())?;
+                        w.write_all(&self.args_buf.as_bytes()[begin..self.args_ends[i]])?;
                         w.write_all(b"}")?;
                     }
                     w.write_all(b"}")?;

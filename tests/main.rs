@@ -1,9 +1,11 @@
 //! Integration tests of the `sfsim` package: one binary, one module per topic.
 
+mod browser;
 mod camera;
 mod cli;
 mod common;
 mod determinism;
+mod engine;
 mod feedback;
 mod feedback_rate;
 mod io_curves;

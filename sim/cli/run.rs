@@ -80,6 +80,9 @@ pub fn execute(args: RunArgs) -> anyhow::Result<()> {
             "scene.virtual_size",
             "feedback.tiles_requested.mean",
             "feedback.tiles_seen",
+            "engine.loads",
+            "engine.evictions",
+            "tile.latency.p95",
             "quality.lod_deficit.mean",
             "host.sim_speed",
         ];

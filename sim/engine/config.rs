@@ -111,14 +111,22 @@ impl EngineConfig {
             return Err(ConfigError::new("pool", format!("{} is out of range; expected 64KiB..=64GiB", self.pool)));
         }
         if self.readback_frames > 16 {
-            return Err(ConfigError::new("readback_frames", format!("{} is out of range; expected 0..=16", self.readback_frames)));
+            return Err(ConfigError::new(
+                "readback_frames",
+                format!("{} is out of range; expected 0..=16", self.readback_frames),
+            ));
         }
         match self.eviction {
-            Eviction::Timeout { after } | Eviction::Standby { after } if after.0 == 0 || after > Time::from_secs(3600) => {
+            Eviction::Timeout { after } | Eviction::Standby { after }
+                if after.0 == 0 || after > Time::from_secs(3600) =>
+            {
                 return Err(ConfigError::new("eviction", format!("after {after} is out of range; expected (0s, 1h]")));
             }
             Eviction::RefCount { frames } if frames > 100_000 => {
-                return Err(ConfigError::new("eviction", format!("frames {frames} is out of range; expected 0..=100000")));
+                return Err(ConfigError::new(
+                    "eviction",
+                    format!("frames {frames} is out of range; expected 0..=100000"),
+                ));
             }
             _ => {}
         }
@@ -126,7 +134,10 @@ impl EngineConfig {
             return Err(ConfigError::new("upload_cap", "0 would never load a tile; expected ≥ 1 or None"));
         }
         if self.mapping_call > Time::from_ms(10) || self.mapping_per_tile > Time::from_ms(1) {
-            return Err(ConfigError::new("mapping_call", "mapping costs out of range; expected ≤ 10ms per call, ≤ 1ms per tile"));
+            return Err(ConfigError::new(
+                "mapping_call",
+                "mapping costs out of range; expected ≤ 10ms per call, ≤ 1ms per tile",
+            ));
         }
         Ok(())
     }

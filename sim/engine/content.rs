@@ -68,7 +68,10 @@ impl SyntheticContent {
         }
         let worst = self.ratio_bc1.min(self.ratio_bc3).min(self.ratio_bc7) * (1.0 - self.spread);
         if worst <= 1.05 {
-            return Err(ConfigError::new("spread", "the smallest ratio × (1 − spread) must stay above 1.05 so every tile shrinks"));
+            return Err(ConfigError::new(
+                "spread",
+                "the smallest ratio × (1 − spread) must stay above 1.05 so every tile shrinks",
+            ));
         }
         Ok(())
     }
@@ -84,20 +87,33 @@ impl SyntheticContent {
 
 impl ContentModel for SyntheticContent {
     fn stream(&self, texture: u32, format: BcFormat, tile: TileCoord) -> TileStream {
-        let key = self.seed ^ (u64::from(texture) << 40) ^ (u64::from(tile.mip) << 32) ^ (u64::from(tile.y) << 16) ^ u64::from(tile.x);
+        let key = self.seed
+            ^ (u64::from(texture) << 40)
+            ^ (u64::from(tile.mip) << 32)
+            ^ (u64::from(tile.y) << 16)
+            ^ u64::from(tile.x);
         let h = mix(key);
         let unit = (h >> 11) as f64 / (1u64 << 53) as f64;
         let ratio = self.ratio(format) * (1.0 + self.spread * (2.0 * unit - 1.0));
         let compressed = ((TILE_BYTES as f64 / ratio) as u64).clamp(1, TILE_BYTES - 1);
         let (intermediate, options) = if self.bcpack {
-            let inter = (((compressed as f64) * (TILE_BYTES as f64)).sqrt() as u64).clamp(compressed + 1, TILE_BYTES - 1);
+            let inter =
+                (((compressed as f64) * (TILE_BYTES as f64)).sqrt() as u64).clamp(compressed + 1, TILE_BYTES - 1);
             (inter, RequestOptions { zlib: true, bcpack_mode: format.bcpack_mode(), swizzle_mode: 0 })
         } else {
             (0, RequestOptions { zlib: true, bcpack_mode: 0, swizzle_mode: 0 })
         };
         // A synthetic file: every tile its own 64 KiB-aligned slot, so offsets are aligned.
-        let offset = (u64::from(texture) << 32) + u64::from(tile.mip) * (1 << 28) + (u64::from(tile.y) << 14 | u64::from(tile.x)) * TILE_BYTES;
-        TileStream { compressed: Bytes(compressed), intermediate: Bytes(intermediate), uncompressed: Bytes(TILE_BYTES), options, offset }
+        let offset = (u64::from(texture) << 32)
+            + u64::from(tile.mip) * (1 << 28)
+            + (u64::from(tile.y) << 14 | u64::from(tile.x)) * TILE_BYTES;
+        TileStream {
+            compressed: Bytes(compressed),
+            intermediate: Bytes(intermediate),
+            uncompressed: Bytes(TILE_BYTES),
+            options,
+            offset,
+        }
     }
 }
 

@@ -6,7 +6,8 @@ use sfsim_models::units::Time;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TileRecord {
     pub tile: TileId,
-    /// First requested by feedback analysis.
+    /// Frame time of the feedback that first asked for it (read back and analysed
+    /// `readback_frames` later).
     pub requested: Time,
     pub submitted: Option<Time>,
     /// Last byte read from the drive.
@@ -22,6 +23,15 @@ pub struct TileRecord {
 
 impl TileRecord {
     pub fn new(tile: TileId, requested: Time) -> Self {
-        TileRecord { tile, requested, submitted: None, read: None, decompressed: None, mapped: None, visible: None, evicted: None }
+        TileRecord {
+            tile,
+            requested,
+            submitted: None,
+            read: None,
+            decompressed: None,
+            mapped: None,
+            visible: None,
+            evicted: None,
+        }
     }
 }

@@ -7,6 +7,7 @@
 
 mod config;
 mod content;
+mod invariants;
 mod lifecycle;
 mod tiles;
 
@@ -86,7 +87,8 @@ pub struct Engine {
     next_load: u64,
     mapping_free_at: Time,
     mappings: VecDeque<(Time, Vec<TileId>)>,
-    readback: VecDeque<Vec<(u32, TileCoord)>>,
+    /// Feedback waiting for readback: (frame time it was written, requested tiles).
+    readback: VecDeque<(Time, Vec<(u32, TileCoord)>)>,
     content: Box<dyn ContentModel>,
     pub records: Vec<TileRecord>,
     /// Tiles requested per mip (feedback accesses, parents included).
@@ -190,7 +192,13 @@ impl Engine {
 
     /// Start of frame: tiles completed since the last frame become visible (MinMip update
     /// on the CPU copy, copied to the GPU maps), then evictions.
-    pub fn begin_frame(&mut self, now: Time, renderer: &mut FeedbackRenderer, io: &mut IoPath, report: &mut FrameReport) {
+    pub fn begin_frame(
+        &mut self,
+        now: Time,
+        renderer: &mut FeedbackRenderer,
+        io: &mut IoPath,
+        report: &mut FrameReport,
+    ) {
         let mut texels = 0u64;
         let mut touched: Vec<u32> = Vec::new();
         for id in std::mem::take(&mut self.complete) {
@@ -237,11 +245,22 @@ impl Engine {
         }
     }
 
-    fn evict(&mut self, now: Time, io: &mut IoPath, report: &mut FrameReport, touched: &mut Vec<u32>, texels: &mut u64) {
+    fn evict(
+        &mut self,
+        now: Time,
+        io: &mut IoPath,
+        report: &mut FrameReport,
+        touched: &mut Vec<u32>,
+        texels: &mut u64,
+    ) {
         let victims: Vec<TileId> = match self.cfg.eviction {
             Eviction::Timeout { after } => {
                 self.sort_resident();
-                self.resident.iter().copied().take_while(|id| now.saturating_sub(self.state(*id).last_seen) > after).collect()
+                self.resident
+                    .iter()
+                    .copied()
+                    .take_while(|id| now.saturating_sub(self.state(*id).last_seen) > after)
+                    .collect()
             }
             Eviction::RefCount { frames } => {
                 let mut v: Vec<TileId> =
@@ -342,30 +361,44 @@ impl Engine {
 
     /// End of frame: queue this frame's feedback for readback, analyse the feedback that is
     /// back, then submit loads.
-    pub fn end_frame(&mut self, now: Time, requested: Vec<(u32, TileCoord)>, io: &mut IoPath, report: &mut FrameReport) {
-        self.readback.push_back(requested);
+    pub fn end_frame(
+        &mut self,
+        now: Time,
+        requested: Vec<(u32, TileCoord)>,
+        io: &mut IoPath,
+        renderer: &mut FeedbackRenderer,
+        report: &mut FrameReport,
+    ) {
+        self.readback.push_back((now, requested));
         if self.readback.len() > self.cfg.readback_frames as usize {
-            let back = self.readback.pop_front().expect("non-empty");
-            self.analyse(now, &back, report);
+            let (written, back) = self.readback.pop_front().expect("non-empty");
+            self.analyse(now, written, &back, report);
         }
-        self.submit(now, io, report);
+        let reclaimed = self.submit(now, io, report);
+        // Standby tiles reclaimed for this frame's loads leave the MinMip map before their
+        // slots are remapped (the GPU copy precedes UpdateTileMappings on the queue).
+        for t in reclaimed {
+            report.cpu_minmip += Time(self.cfg.cpu.minmip_per_texel.0 * self.refresh_texture_minmip(t));
+            self.copy_minmip_to_gpu(t, renderer);
+        }
         report.seen_list = self.seen.len() as u32;
     }
 
-    fn touch(&mut self, id: TileId, now: Time) {
+    /// Feedback written at `written` asked for `id`.
+    fn touch(&mut self, id: TileId, written: Time) {
         let s = self.state_mut(id);
-        s.last_seen = now;
+        s.last_seen = s.last_seen.max(written);
         s.referenced = true;
         if s.status == Status::Absent {
             s.status = Status::Seen;
             self.seen.push(id);
-            self.records.push(TileRecord::new(id, now));
+            self.records.push(TileRecord::new(id, written));
             let n = self.records.len() as u32 - 1;
             self.state_mut(id).record = n;
         }
     }
 
-    fn analyse(&mut self, now: Time, requested: &[(u32, TileCoord)], report: &mut FrameReport) {
+    fn analyse(&mut self, now: Time, written: Time, requested: &[(u32, TileCoord)], report: &mut FrameReport) {
         report.texels_analysed += requested.len() as u64;
         report.cpu_analysis += Time(self.cfg.cpu.analysis_per_texel.0 * requested.len() as u64);
         for &(texture, tile) in requested {
@@ -378,7 +411,7 @@ impl Engine {
                     let desc = self.textures[t as usize].desc;
                     for c in companion_tiles(&self.textures[texture as usize].desc, coord, &desc) {
                         let id = TileId { texture: t, index: desc.tile_index(c) };
-                        self.touch(id, now);
+                        self.touch(id, written);
                     }
                 }
             }
@@ -424,7 +457,9 @@ impl Engine {
         }
     }
 
-    fn submit(&mut self, now: Time, io: &mut IoPath, report: &mut FrameReport) {
+    /// Submits loads; returns the textures whose standby tiles were reclaimed.
+    fn submit(&mut self, now: Time, io: &mut IoPath, report: &mut FrameReport) -> Vec<u32> {
+        let mut reclaimed_textures = Vec::new();
         let n = self.seen.len() as u64;
         if n > 1 {
             report.cpu_sort += Time(self.cfg.cpu.sort_per_tile.0 * n * u64::from(64 - n.leading_zeros()));
@@ -464,7 +499,7 @@ impl Engine {
                 stop = Bottleneck::Staging;
                 break;
             }
-            if !self.reserve_slots(group.len(), now, report) {
+            if !self.reserve_slots(group.len(), now, report, &mut reclaimed_textures) {
                 stop = Bottleneck::Pool;
                 break;
             }
@@ -473,13 +508,21 @@ impl Engine {
             report.loads += 1;
             loaded[i] = true;
         }
-        self.seen = sorted.into_iter().zip(loaded).filter(|(id, l)| !l && self.state(*id).status == Status::Seen).map(|(id, _)| id).collect();
+        self.seen = sorted
+            .into_iter()
+            .zip(loaded)
+            .filter(|(id, l)| !l && self.state(*id).status == Status::Seen)
+            .map(|(id, _)| id)
+            .collect();
         report.bottleneck = Some(stop);
         report.cpu_submit += Time(self.cfg.cpu.submit_per_request.0 * u64::from(report.loads));
         if !submitted.is_empty() {
             let n = submitted.len() as u64;
             self.queue_mapping(now, n, submitted);
         }
+        reclaimed_textures.sort_unstable();
+        reclaimed_textures.dedup();
+        reclaimed_textures
     }
 
     /// The tile and, when a set shares feedback, its set companions that still need loading.
@@ -507,7 +550,7 @@ impl Engine {
     }
 
     /// Makes `n` slots free, reclaiming standby tiles if the policy allows.
-    fn reserve_slots(&mut self, n: usize, now: Time, report: &mut FrameReport) -> bool {
+    fn reserve_slots(&mut self, n: usize, now: Time, report: &mut FrameReport, textures: &mut Vec<u32>) -> bool {
         if self.free_slots.len() >= n {
             return true;
         }
@@ -529,12 +572,7 @@ impl Engine {
             self.resident.retain(|id| !set.contains(id));
             report.evictions += reclaimed.len() as u32;
             self.queue_mapping(now, reclaimed.len() as u64, Vec::new());
-            let mut textures: Vec<u32> = reclaimed.iter().map(|id| id.texture).collect();
-            textures.sort_unstable();
-            textures.dedup();
-            for t in textures {
-                self.refresh_texture_minmip(t);
-            }
+            textures.extend(reclaimed.iter().map(|id| id.texture));
         }
         self.free_slots.len() >= n
     }
@@ -578,7 +616,11 @@ impl Engine {
 }
 
 /// The tiles of `to` (same size, maybe another tile shape) that cover `tile` of `from`.
-fn companion_tiles(from: &sfsim_models::texture::TextureDesc, tile: TileCoord, to: &sfsim_models::texture::TextureDesc) -> Vec<TileCoord> {
+fn companion_tiles(
+    from: &sfsim_models::texture::TextureDesc,
+    tile: TileCoord,
+    to: &sfsim_models::texture::TextureDesc,
+) -> Vec<TileCoord> {
     if from.format.tile_texels() == to.format.tile_texels() {
         return vec![tile];
     }

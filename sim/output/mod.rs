@@ -40,6 +40,7 @@ pub fn write_run(
 }
 
 mod stream;
+mod trace_files;
 
 pub(crate) fn stat_rows(stats: &StatSet) -> Vec<StatRow> {
     stats

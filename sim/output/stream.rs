@@ -57,7 +57,8 @@ fn opt(t: Option<sfsim_models::units::Time>) -> String {
 }
 
 fn tiles_csv(o: &StreamOutcome) -> String {
-    let mut csv = String::from("texture,mip,x,y,requested_s,submitted_s,read_s,decompressed_s,mapped_s,visible_s,evicted_s\n");
+    let mut csv =
+        String::from("texture,mip,x,y,requested_s,submitted_s,read_s,decompressed_s,mapped_s,visible_s,evicted_s\n");
     for r in &o.engine.records {
         let c = o.engine_tile_coord(r.tile);
         let _ = writeln!(
@@ -79,9 +80,16 @@ fn tiles_csv(o: &StreamOutcome) -> String {
     csv
 }
 
-pub(super) fn write_stream_run(dir: &Path, scenario: &Scenario, o: &StreamOutcome, stats: &StatSet) -> Result<Vec<PathBuf>, OutputError> {
+pub(super) fn write_stream_run(
+    dir: &Path,
+    scenario: &Scenario,
+    o: &StreamOutcome,
+    stats: &StatSet,
+) -> Result<Vec<PathBuf>, OutputError> {
     let secs = o.frame_period.as_secs_f64();
-    let t = |f: &dyn Fn(&StreamFrame) -> f64| -> Vec<(f64, f64)> { o.frames.iter().map(|r| (r.time.as_secs_f64(), f(r))).collect() };
+    let t = |f: &dyn Fn(&StreamFrame) -> f64| -> Vec<(f64, f64)> {
+        o.frames.iter().map(|r| (r.time.as_secs_f64(), f(r))).collect()
+    };
     // Throughput per frame is noisy; a 15-frame moving sum reads better.
     let smooth = |f: &dyn Fn(&StreamFrame) -> f64| -> Vec<(f64, f64)> {
         let raw = t(f);
@@ -117,7 +125,7 @@ pub(super) fn write_stream_run(dir: &Path, scenario: &Scenario, o: &StreamOutcom
             }),
             Plot::Cdf(CdfPlot {
                 file_stem: "tile_latency".into(),
-                title: "Tile latency (first requested → visible)".into(),
+                title: "Tile latency (first requested (feedback written) → visible)".into(),
                 x_label: "latency (ms)".into(),
                 samples: ms,
                 markers,
@@ -169,6 +177,8 @@ pub(super) fn write_stream_run(dir: &Path, scenario: &Scenario, o: &StreamOutcom
             ("stats.json".into(), "every stat with unit and description".into()),
             ("frames.csv".into(), "per frame: in flight, pool, staging, throughput, loads, evictions, bottleneck, CPU ms, quality".into()),
             ("tiles.csv".into(), "per tile load: requested, submitted, read, decompressed, mapped, visible, evicted".into()),
+            ("trace.json".into(), "Chrome/Perfetto trace in simulated time: NVMe IOs, MDU jobs per unit, frames (open in ui.perfetto.dev)".into()),
+            ("signals.vcd".into(), "queue depths and occupancies per frame (open in GTKWave or Surfer)".into()),
         ],
     };
     let mut written = vec![
@@ -177,6 +187,7 @@ pub(super) fn write_stream_run(dir: &Path, scenario: &Scenario, o: &StreamOutcom
         write(dir, "frames.csv", &frames_csv(o))?,
         write(dir, "tiles.csv", &tiles_csv(o))?,
     ];
+    written.extend(super::trace_files::write_trace_files(dir, o)?);
     written.extend(crate::report::write_report(&report, dir)?);
     Ok(written)
 }

@@ -169,7 +169,8 @@ impl<'s> FeedbackRenderer<'s> {
             let region = match cfg.feedback.region {
                 Some(r) => r,
                 None => {
-                    let (w, h) = desc.tile_mip_region().map_err(|e| ConfigError::new("feedback.region", e.to_string()))?;
+                    let (w, h) =
+                        desc.tile_mip_region().map_err(|e| ConfigError::new("feedback.region", e.to_string()))?;
                     (w * cfg.feedback.tiles_per_texel, h * cfg.feedback.tiles_per_texel)
                 }
             };

@@ -48,7 +48,12 @@ impl Default for StreamWorkload {
 impl StreamWorkload {
     /// The render part, for the sampler helpers shared with the render workload.
     pub fn as_render(&self) -> RenderWorkload {
-        RenderWorkload { scene: self.scene.clone(), camera: self.camera.clone(), frame_rate: self.frame_rate, render: self.render }
+        RenderWorkload {
+            scene: self.scene.clone(),
+            camera: self.camera.clone(),
+            frame_rate: self.frame_rate,
+            render: self.render,
+        }
     }
 
     pub fn validate(&self) -> Result<(), ConfigError> {
@@ -120,7 +125,8 @@ pub fn run(
     let scene = Scene::build(&cfg.scene).map_err(|e| e.within("workload.scene"))?;
     let render = cfg.as_render();
     let path = cfg.camera.open(&scenario.base_dir, f64::from(cfg.frame_rate))?;
-    let mut renderer = FeedbackRenderer::new(&scene, &cfg.effective_render()).map_err(|e| e.within("workload.render"))?;
+    let mut renderer =
+        FeedbackRenderer::new(&scene, &cfg.effective_render()).map_err(|e| e.within("workload.render"))?;
     if cfg.engine.feedback == crate::engine::FeedbackPolicy::SharedPerSet {
         renderer.set_feedback_textures(|t| t % 3 == TextureKind::Diffuse as u32);
     }
@@ -165,7 +171,7 @@ pub fn run(
             renderer.requested_tiles(&mut requested);
             let mut list: Vec<(u32, TileCoord)> = requested.iter().copied().collect();
             list.sort_unstable();
-            engine.end_frame(now, list, &mut io, &mut report);
+            engine.end_frame(now, list, &mut io, &mut renderer, &mut report);
             for t in io.device.drain_transfers() {
                 nvme_bytes += t.bytes;
                 transfers.push(t);
@@ -208,7 +214,7 @@ pub fn run(
     for t in io.device.drain_transfers() {
         transfers.push(t);
     }
-    jobs.extend(io.job_log.drain(..));
+    jobs.append(&mut io.job_log);
     io.device.finish(scenario.duration);
 
     let frame_period = render.frame_time(1);
@@ -216,7 +222,8 @@ pub fn run(
         engine.records.iter().filter_map(|r| r.visible.map(|v| v.saturating_sub(r.requested))).collect();
     tile_latencies.sort_unstable();
     request_latencies.sort_unstable();
-    let stats = collect(scenario, &scene, &engine, &io, &rows, &totals, &request_latencies, &tile_latencies, frame_period);
+    let stats =
+        collect(scenario, &scene, &engine, &io, &rows, &totals, &request_latencies, &tile_latencies, frame_period);
     let pool_capacity = engine.pool_capacity();
     Ok(StreamOutcome {
         stats,
@@ -250,42 +257,142 @@ fn collect(
     let units = io.mdu.unit_stats();
     let (mdu_in, mdu_out) = units.iter().fold((0u64, 0u64), |a, u| (a.0 + u.input, a.1 + u.output));
     let mut s = StatSet::default();
-    s.push("nvme.throughput", Some(dev.bytes as f64 / 1e6 / secs), "MB/s", "NVMe bytes read per second, mean over the run");
-    s.push("nvme.window_min", dev.window_min.map(|b| b.as_mb_f64()), "MB", "least delivered in any full window while IO was queued (null: the queue never stayed busy a whole window)");
-    s.push("mdu.input_throughput", Some(mdu_in as f64 / 1e9 / secs), "GB/s", "bytes read by the MDU per second, mean over the run");
-    s.push("mdu.output_throughput", Some(mdu_out as f64 / 1e9 / secs), "GB/s", "bytes written to the tile pool per second, mean over the run");
+    s.push(
+        "nvme.throughput",
+        Some(dev.bytes as f64 / 1e6 / secs),
+        "MB/s",
+        "NVMe bytes read per second, mean over the run",
+    );
+    s.push(
+        "nvme.window_min",
+        dev.window_min.map(|b| b.as_mb_f64()),
+        "MB",
+        "least delivered in any full window while IO was queued (null: the queue never stayed busy a whole window)",
+    );
+    s.push(
+        "mdu.input_throughput",
+        Some(mdu_in as f64 / 1e9 / secs),
+        "GB/s",
+        "bytes read by the MDU per second, mean over the run",
+    );
+    s.push(
+        "mdu.output_throughput",
+        Some(mdu_out as f64 / 1e9 / secs),
+        "GB/s",
+        "bytes written to the tile pool per second, mean over the run",
+    );
     for (p, name) in [(50, "p50"), (95, "p95"), (99, "p99"), (100, "max")] {
-        s.push(&format!("request.latency.{name}"), percentile(request_latencies, p).map(|t| t.as_ms_f64()), "ms", format!("DirectStorage request latency {name}: enqueue → data in the pool"));
+        s.push(
+            &format!("request.latency.{name}"),
+            percentile(request_latencies, p).map(|t| t.as_ms_f64()),
+            "ms",
+            format!("DirectStorage request latency {name}: enqueue → data in the pool"),
+        );
     }
     for (p, name) in [(50, "p50"), (95, "p95"), (99, "p99")] {
-        s.push(&format!("tile.latency.{name}"), percentile(tile_latencies, p).map(|t| t.as_ms_f64()), "ms", format!("tile latency {name}: first requested by feedback analysis → visible"));
+        s.push(
+            &format!("tile.latency.{name}"),
+            percentile(tile_latencies, p).map(|t| t.as_ms_f64()),
+            "ms",
+            format!("tile latency {name}: frame whose feedback first asked for it → visible"),
+        );
     }
-    s.push("tile.latency_frames.p95", percentile(tile_latencies, 95).map(|t| t.0 as f64 / frame_period.0 as f64), "frames", "tile latency p95 in frames");
+    s.push(
+        "tile.latency_frames.p95",
+        percentile(tile_latencies, 95).map(|t| t.0 as f64 / frame_period.0 as f64),
+        "frames",
+        "tile latency p95 in frames",
+    );
     s.push("engine.loads", Some(engine.total_loads as f64), "count", "DirectStorage tile loads submitted");
     s.push("engine.evictions", Some(engine.total_evictions as f64), "count", "tiles evicted (unmapped and freed)");
-    s.push("engine.tiles_loaded", Some(engine.records.iter().filter(|r| r.visible.is_some()).count() as f64), "count", "tile loads that became visible");
-    s.push("engine.tiles_in_flight.max", Some(rows.iter().map(|r| r.tiles_in_flight).max().unwrap_or(0) as f64), "tiles", "most tiles between submission and completion at a frame start");
-    s.push("engine.tiles_in_flight.mean", Some(rows.iter().map(|r| r.tiles_in_flight as f64).sum::<f64>() / n), "tiles", "tiles in flight, mean over frames");
+    s.push(
+        "engine.tiles_loaded",
+        Some(engine.records.iter().filter(|r| r.visible.is_some()).count() as f64),
+        "count",
+        "tile loads that became visible",
+    );
+    s.push(
+        "engine.tiles_in_flight.max",
+        Some(rows.iter().map(|r| r.tiles_in_flight).max().unwrap_or(0) as f64),
+        "tiles",
+        "most tiles between submission and completion at a frame start",
+    );
+    s.push(
+        "engine.tiles_in_flight.mean",
+        Some(rows.iter().map(|r| r.tiles_in_flight as f64).sum::<f64>() / n),
+        "tiles",
+        "tiles in flight, mean over frames",
+    );
     s.push("pool.capacity", Some(f64::from(engine.pool_capacity())), "tiles", "64 KiB slots in the tile pool");
-    s.push("pool.occupancy.max", Some(rows.iter().map(|r| r.pool_used).max().unwrap_or(0) as f64 / f64::from(engine.pool_capacity()).max(1.0)), "fraction", "highest share of pool slots in use");
-    s.push("pool.occupancy.final", Some(f64::from(engine.pool_used()) / f64::from(engine.pool_capacity()).max(1.0)), "fraction", "share of pool slots in use at the end");
-    s.push("scene.virtual_size", Some(scene.virtual_bytes() as f64 / 1e9), "GB", "total virtual size of all textures (tiles × 64 KiB)");
+    s.push(
+        "pool.occupancy.max",
+        Some(rows.iter().map(|r| r.pool_used).max().unwrap_or(0) as f64 / f64::from(engine.pool_capacity()).max(1.0)),
+        "fraction",
+        "highest share of pool slots in use",
+    );
+    s.push(
+        "pool.occupancy.final",
+        Some(f64::from(engine.pool_used()) / f64::from(engine.pool_capacity()).max(1.0)),
+        "fraction",
+        "share of pool slots in use at the end",
+    );
+    s.push(
+        "scene.virtual_size",
+        Some(scene.virtual_bytes() as f64 / 1e9),
+        "GB",
+        "total virtual size of all textures (tiles × 64 KiB)",
+    );
     for b in [Bottleneck::Nothing, Bottleneck::Staging, Bottleneck::Pool, Bottleneck::UploadCap] {
         let count = rows.iter().filter(|r| r.engine.bottleneck == Some(b)).count();
-        s.push(&format!("engine.bottleneck.{}", b.name()), Some(count as f64 / n), "fraction", format!("share of frames whose next load was stopped by: {}", b.name()));
+        s.push(
+            &format!("engine.bottleneck.{}", b.name()),
+            Some(count as f64 / n),
+            "fraction",
+            format!("share of frames whose next load was stopped by: {}", b.name()),
+        );
     }
     let cpu = |f: fn(&FrameReport) -> Time| rows.iter().map(|r| f(&r.engine).as_ms_f64()).sum::<f64>() / n;
-    s.push("cpu.analysis", Some(cpu(|r| r.cpu_analysis)), "ms/frame", "modeled CPU time of feedback analysis per frame");
+    s.push(
+        "cpu.analysis",
+        Some(cpu(|r| r.cpu_analysis)),
+        "ms/frame",
+        "modeled CPU time of feedback analysis per frame",
+    );
     s.push("cpu.sort", Some(cpu(|r| r.cpu_sort)), "ms/frame", "modeled CPU time of sorting Seen Tiles per frame");
-    s.push("cpu.submit", Some(cpu(|r| r.cpu_submit)), "ms/frame", "modeled CPU time of building DirectStorage requests per frame");
+    s.push(
+        "cpu.submit",
+        Some(cpu(|r| r.cpu_submit)),
+        "ms/frame",
+        "modeled CPU time of building DirectStorage requests per frame",
+    );
     s.push("cpu.minmip", Some(cpu(|r| r.cpu_minmip)), "ms/frame", "modeled CPU time of MinMip updates per frame");
-    s.push("quality.lod_deficit.mean", totals.mean_lod_deficit(), "mips", "mean effective − desired LOD over sampled texture reads");
-    s.push("quality.blurry_share", (totals.texture_samples > 0).then(|| totals.blurry as f64 / totals.texture_samples as f64), "fraction", "sampled texture reads at least one mip blurrier than desired");
+    s.push(
+        "quality.lod_deficit.mean",
+        totals.mean_lod_deficit(),
+        "mips",
+        "mean effective − desired LOD over sampled texture reads",
+    );
+    s.push(
+        "quality.blurry_share",
+        (totals.texture_samples > 0).then(|| totals.blurry as f64 / totals.texture_samples as f64),
+        "fraction",
+        "sampled texture reads at least one mip blurrier than desired",
+    );
     for (mip, count) in engine.residency_per_mip().iter().enumerate().filter(|(_, c)| **c > 0) {
-        s.push(&format!("residency.mip{mip}"), Some(*count as f64), "tiles", format!("tiles of mip {mip} resident at the end"));
+        s.push(
+            &format!("residency.mip{mip}"),
+            Some(*count as f64),
+            "tiles",
+            format!("tiles of mip {mip} resident at the end"),
+        );
     }
     for (mip, count) in engine.access_per_mip.iter().enumerate().filter(|(_, c)| **c > 0) {
-        s.push(&format!("access.mip{mip}"), Some(*count as f64), "requests", format!("feedback requests for mip {mip} tiles (parents included)"));
+        s.push(
+            &format!("access.mip{mip}"),
+            Some(*count as f64),
+            "requests",
+            format!("feedback requests for mip {mip} tiles (parents included)"),
+        );
     }
     s
 }

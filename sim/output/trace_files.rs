@@ -1,0 +1,104 @@
+//! trace.json (Chrome/Perfetto trace events) and signals.vcd of a streaming run, both in
+//! SIMULATED time: open trace.json in ui.perfetto.dev, signals.vcd in GTKWave or Surfer.
+
+use super::OutputError;
+use crate::trace::Trace;
+use crate::vcd::Vcd;
+use crate::workload::stream::StreamOutcome;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+const NVME: u32 = 1;
+const MDU: u32 = 2;
+const FRAMES: u32 = 3;
+
+pub(super) fn stream_trace(o: &StreamOutcome) -> Trace {
+    let mut t = Trace::new();
+    t.name_process(NVME, "NVMe");
+    t.name_thread(NVME, 0, "channel");
+    t.name_process(MDU, "MDU");
+    let units = o.jobs.iter().map(|j| j.unit).max().map_or(0, |u| u + 1);
+    for u in 0..units {
+        t.name_thread(MDU, u, &format!("unit {u}"));
+    }
+    t.name_process(FRAMES, "Frames");
+    t.name_thread(FRAMES, 0, "frame");
+    for x in &o.transfers {
+        t.complete(NVME, 0, "IO", "nvme", x.start, x.end - x.start, &[("bytes", json!(x.bytes)), ("io", json!(x.id))]);
+    }
+    for j in &o.jobs {
+        t.complete(
+            MDU,
+            j.unit,
+            "job",
+            "mdu",
+            j.start,
+            j.end - j.start,
+            &[("in", json!(j.input.0)), ("out", json!(j.output.0))],
+        );
+    }
+    for (i, f) in o.frames.iter().enumerate() {
+        let end = o.frames.get(i + 1).map_or(f.time + o.frame_period, |n| n.time);
+        let e = &f.engine;
+        t.complete(
+            FRAMES,
+            0,
+            &format!("frame {}", f.frame),
+            "frame",
+            f.time,
+            end - f.time,
+            &[
+                ("loads", json!(e.loads)),
+                ("evictions", json!(e.evictions)),
+                ("bottleneck", json!(e.bottleneck.map_or("none", |b| b.name()))),
+            ],
+        );
+        t.counter(
+            FRAMES,
+            "engine",
+            f.time,
+            &[
+                ("tiles in flight", f.tiles_in_flight as f64),
+                ("pool used", f64::from(f.pool_used)),
+                ("seen list", f64::from(e.seen_list)),
+            ],
+        );
+    }
+    t
+}
+
+pub(super) fn stream_vcd(o: &StreamOutcome) -> Result<Vcd, crate::vcd::VcdError> {
+    let mut v = Vcd::new(1_000); // 1 ns ticks keep the file small
+    let in_flight = v.signal("engine", "tiles_in_flight", 32)?;
+    let pool = v.signal("engine", "pool_used", 32)?;
+    let seen = v.signal("engine", "seen_list", 32)?;
+    let staging = v.signal("engine", "staging_used_bytes", 40)?;
+    let waiting = v.signal("iopath", "ios_waiting", 32)?;
+    let loads = v.signal("engine", "loads_per_frame", 32)?;
+    for f in &o.frames {
+        v.change(f.time, in_flight, f.tiles_in_flight)?;
+        v.change(f.time, pool, u64::from(f.pool_used))?;
+        v.change(f.time, seen, u64::from(f.engine.seen_list))?;
+        v.change(f.time, staging, f.staging_used)?;
+        v.change(f.time, waiting, f.io_waiting)?;
+        v.change(f.time, loads, u64::from(f.engine.loads))?;
+    }
+    Ok(v)
+}
+
+fn create(path: PathBuf) -> Result<(std::io::BufWriter<std::fs::File>, PathBuf), OutputError> {
+    let file = std::fs::File::create(&path).map_err(|source| OutputError::Write { path: path.clone(), source })?;
+    Ok((std::io::BufWriter::new(file), path))
+}
+
+pub(super) fn write_trace_files(dir: &Path, o: &StreamOutcome) -> Result<Vec<PathBuf>, OutputError> {
+    let (w, trace_path) = create(dir.join("trace.json"))?;
+    stream_trace(o).write_json(w).map_err(|source| OutputError::Write { path: trace_path.clone(), source })?;
+    let vcd = stream_vcd(o).map_err(|e| OutputError::Write {
+        path: dir.join("signals.vcd"),
+        source: std::io::Error::other(e.to_string()),
+    })?;
+    let (w, vcd_path) = create(dir.join("signals.vcd"))?;
+    vcd.write(w).map_err(|source| OutputError::Write { path: vcd_path.clone(), source })?;
+    Ok(vec![trace_path, vcd_path])
+}

@@ -1,0 +1,62 @@
+//! The HTML report opens in headless Chromium (Debian's `chromium`, installed by .ci/run)
+//! without errors and shows its plots.
+
+use crate::common::{repo, sfsim};
+use std::process::Command;
+
+fn chromium() -> String {
+    for candidate in ["chromium", "chromium-browser", "google-chrome"] {
+        if Command::new(candidate).arg("--version").output().is_ok_and(|o| o.status.success()) {
+            return candidate.to_string();
+        }
+    }
+    panic!("headless Chromium is needed for this test: install Debian's `chromium` package (.ci/run does)");
+}
+
+#[test]
+fn report_opens_in_headless_chromium_and_shows_the_plots() {
+    let browser = chromium();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report");
+    let status = sfsim()
+        .args(["run", "-q", "--set", "duration=1s", "--out"])
+        .arg(&out)
+        .arg(repo("scenarios/quickstart.ron"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let shot = dir.path().join("shot.png");
+    let output = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--window-size=1280,3000",
+        ])
+        .arg(format!("--user-data-dir={}", dir.path().join("profile").display()))
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(format!("file://{}", out.join("index.html").display()))
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "chromium failed: {log}");
+    for bad in ["Uncaught", "ERROR:CONSOLE", "Failed to load resource", "net::ERR_FILE_NOT_FOUND"] {
+        assert!(!log.contains(bad), "the page logged {bad}: {log}");
+    }
+    // The screenshot shows plots: many distinct colours, not a blank or text-only page.
+    let img = image::open(&shot).expect("screenshot written").to_rgb8();
+    let mut colours = std::collections::HashSet::new();
+    for p in img.pixels().step_by(7) {
+        colours.insert(p.0);
+    }
+    assert!(colours.len() > 200, "only {} colours in the screenshot", colours.len());
+    std::fs::copy(&shot, std::env::temp_dir().join("sfsim-report-screenshot.png")).ok();
+}
