@@ -6,7 +6,7 @@ use crate::common::{repo, sfsim};
 fn run_writes_every_output_and_the_report() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("qs");
-    let output = sfsim().args(["run", "--out"]).arg(&out).arg(repo("scenarios/quickstart.ron")).output().unwrap();
+    let output = sfsim().args(["run", "--out"]).arg(&out).arg(repo("scenarios/io/quick.ron")).output().unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("nvme.throughput"), "{stdout}");
@@ -57,7 +57,7 @@ fn set_overrides_reach_the_run() {
     let status = sfsim()
         .args(["run", "-q", "--set", "workload.in_flight=16MiB", "--set", "duration=500ms", "--out"])
         .arg(&out)
-        .arg(repo("scenarios/quickstart.ron"))
+        .arg(repo("scenarios/io/quick.ron"))
         .status()
         .unwrap();
     assert!(status.success());
@@ -114,7 +114,7 @@ fn frame_writes_views_and_maps_with_legends() {
         sfsim().args(["frame", "--frame", "999999"]).arg(repo("scenarios/render/cube-grid.ron")).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("out of range"));
-    let output = sfsim().args(["frame"]).arg(repo("scenarios/quickstart.ron")).output().unwrap();
+    let output = sfsim().args(["frame"]).arg(repo("scenarios/io/quick.ron")).output().unwrap();
     assert!(String::from_utf8_lossy(&output.stderr).contains("Render workload"));
 }
 

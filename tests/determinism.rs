@@ -11,7 +11,7 @@ fn reruns_write_byte_identical_stats_and_windows() {
         let status = sfsim()
             .args(["run", "-q", "--no-host-stats", "--out"])
             .arg(&out)
-            .arg(repo("scenarios/quickstart.ron"))
+            .arg(repo("scenarios/io/quick.ron"))
             .status()
             .unwrap();
         assert!(status.success());
@@ -23,7 +23,7 @@ fn reruns_write_byte_identical_stats_and_windows() {
 
 #[test]
 fn another_seed_changes_the_stalls() {
-    let a = crate::common::run_file("scenarios/quickstart.ron", &[]);
-    let b = crate::common::run_file("scenarios/quickstart.ron", &["seed=2"]);
+    let a = crate::common::run_file("scenarios/io/quick.ron", &[]);
+    let b = crate::common::run_file("scenarios/io/quick.ron", &["seed=2"]);
     assert_ne!(a.get("nvme.stall_time"), b.get("nvme.stall_time"));
 }

@@ -43,8 +43,8 @@ fn perfectly_compressible_pages_cap_at_twelve_gb_per_s() {
 }
 
 #[test]
-fn quickstart_runs_and_meets_the_guarantee() {
-    let s = run_file("scenarios/quickstart.ron", &[]);
+fn io_quick_runs_and_meets_the_guarantee() {
+    let s = run_file("scenarios/io/quick.ron", &[]);
     assert!(stat(&s, "nvme.window_min") >= 500.0);
     assert!(stat(&s, "request.completed") > 1000.0);
     for name in ["request.latency.p50", "request.latency.p95", "request.latency.p99", "request.latency.max"] {
