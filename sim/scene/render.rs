@@ -4,10 +4,11 @@
 //! sample really reads; the gap is the visual-quality cost of missing tiles).
 
 use super::{RayCamera, SamplePattern, Scene};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sfsim_models::gpu::{
     sample, FeedbackArray, FeedbackLayout, Filter, Lod53, MinMipFeedbackSlice, MinMipMap, MipRegionUsedFeedback,
-    SamplerDesc, SmallTailPolicy,
+    Sample, SamplerDesc, SmallTailPolicy,
 };
 use sfsim_models::texture::TileCoord;
 use sfsim_models::ConfigError;
@@ -140,6 +141,14 @@ pub struct PixelLods {
     pub texture: u32,
     pub desired: f32,
     pub effective: f32,
+}
+
+/// One sampled pixel: the textures it read and what the sampler computed for each.
+struct Traced {
+    x: u32,
+    y: u32,
+    hit: bool,
+    samples: Vec<(u32, Sample)>,
 }
 
 /// Per-texture feedback maps (slices of arrays of equal size) and MinMip maps.
@@ -294,34 +303,33 @@ impl<'s> FeedbackRenderer<'s> {
         frame: u64,
         mut pixels: Option<&mut Vec<PixelLods>>,
     ) -> FrameStats {
-        let mut stats = FrameStats::default();
         let (w, h) = self.cfg.resolution;
-        let textures_per_material = 3 * self.scene.layers;
-        for (x, y) in self.pattern.pixels(w, h, seed, frame) {
+        let chosen = self.pattern.pixels(w, h, seed, frame);
+        // Ray casting and sampling read only shared state: done on all cores, in pixel
+        // order chunks, so the results (and then the writes) are in a fixed order.
+        let traced: Vec<Vec<Traced>> = {
+            let this = &*self;
+            chosen.par_chunks(256).map(|chunk| chunk.iter().map(|&(x, y)| this.trace(camera, x, y)).collect()).collect()
+        };
+        let mut stats = FrameStats::default();
+        for t in traced.iter().flatten() {
             stats.samples += 1;
-            let Some(hit) = camera.cast(&self.scene.shapes, &self.scene.bvh, x, y) else { continue };
+            if !t.hit {
+                continue;
+            }
             stats.hits += 1;
-            let uv = (hit.hit.uv.0.rem_euclid(1.0), hit.hit.uv.1.rem_euclid(1.0));
-            let derivs = [hit.duv_dx.0, hit.duv_dx.1, hit.duv_dy.0, hit.duv_dy.1];
-            for (k, tex) in self.scene.textures_of(hit.object).enumerate() {
-                let desc = &self.scene.textures[tex as usize];
-                let minmip = &self.minmip[tex as usize];
-                let Ok(s) =
-                    sample(&self.cfg.sampler, uv, derivs, desc.width, desc.height, desc.mip_levels, Some(minmip))
-                else {
-                    continue;
-                };
+            for (k, (tex, s)) in t.samples.iter().enumerate() {
                 stats.texture_samples += 1;
                 let deficit = f64::from(s.effective_lod - s.desired_lod).max(0.0);
                 stats.lod_deficit_sum += deficit;
                 if deficit >= 1.0 {
                     stats.blurry += 1;
                 }
-                let layout = &self.layouts[tex as usize];
+                let layout = &self.layouts[*tex as usize];
                 match self.cfg.feedback.kind {
-                    _ if !self.writes_feedback[tex as usize] => {}
+                    _ if !self.writes_feedback[*tex as usize] => {}
                     FeedbackKind::MinMip => {
-                        let (a, slice) = self.slots[tex as usize];
+                        let (a, slice) = self.slots[*tex as usize];
                         let mut map = self.arrays[a].slice_mut(slice).expect("slot exists");
                         let _ = layout.write_min_mip(
                             &mut map,
@@ -331,18 +339,44 @@ impl<'s> FeedbackRenderer<'s> {
                         );
                     }
                     FeedbackKind::MipRegionUsed => {
-                        let _ = layout.write_region_used(&mut self.region_used[tex as usize], &s.feedback_footprint);
+                        let _ = layout.write_region_used(&mut self.region_used[*tex as usize], &s.feedback_footprint);
                     }
                 }
                 if k == 0 {
                     if let Some(out) = pixels.as_deref_mut() {
-                        out.push(PixelLods { x, y, texture: tex, desired: s.desired_lod, effective: s.effective_lod });
+                        out.push(PixelLods {
+                            x: t.x,
+                            y: t.y,
+                            texture: *tex,
+                            desired: s.desired_lod,
+                            effective: s.effective_lod,
+                        });
                     }
                 }
             }
-            debug_assert!(self.scene.textures_of(hit.object).count() as u32 == textures_per_material);
         }
         stats
+    }
+
+    /// Casts one pixel's ray and samples every texture of the material it hits.
+    fn trace(&self, camera: &RayCamera, x: u32, y: u32) -> Traced {
+        let Some(hit) = camera.cast(&self.scene.shapes, &self.scene.bvh, x, y) else {
+            return Traced { x, y, hit: false, samples: Vec::new() };
+        };
+        let uv = (hit.hit.uv.0.rem_euclid(1.0), hit.hit.uv.1.rem_euclid(1.0));
+        let derivs = [hit.duv_dx.0, hit.duv_dx.1, hit.duv_dy.0, hit.duv_dy.1];
+        let samples = self
+            .scene
+            .textures_of(hit.object)
+            .filter_map(|tex| {
+                let desc = &self.scene.textures[tex as usize];
+                let minmip = &self.minmip[tex as usize];
+                sample(&self.cfg.sampler, uv, derivs, desc.width, desc.height, desc.mip_levels, Some(minmip))
+                    .ok()
+                    .map(|s| (tex, s))
+            })
+            .collect();
+        Traced { x, y, hit: true, samples }
     }
 
     /// Adds the standard tiles the feedback maps request to `out` as (texture, tile): for

@@ -145,12 +145,9 @@ impl FeedbackLayout {
         }
         let (x0, x1) = span(tap.x0, tap.x1, self.tex_width, tap.mip)?;
         let (y0, y1) = span(tap.y0, tap.y1, self.tex_height, tap.mip)?;
-        Some(RegionRect {
-            x0: x0 / self.region_width,
-            x1: x1 / self.region_width,
-            y0: y0 / self.region_height,
-            y1: y1 / self.region_height,
-        })
+        // Region edges are powers of two (validated in `new`): shifts, not divisions.
+        let (sx, sy) = (self.region_width.trailing_zeros(), self.region_height.trailing_zeros());
+        Some(RegionRect { x0: x0 >> sx, x1: x1 >> sx, y0: y0 >> sy, y1: y1 >> sy })
     }
 
     /// The value MinMip feedback records for a request of `desired_lod` mips under
@@ -235,6 +232,11 @@ fn span(t0: u32, t1: u32, dim0: u32, mip: u32) -> Option<(u32, u32)> {
     if t0 > t1 || t1 >= dim {
         return None;
     }
+    if dim0.is_power_of_two() {
+        // dim0 / dim is exactly 2^mip (or dim0 itself once the mip is 1 texel wide).
+        let scale = (dim0 / dim).trailing_zeros();
+        return Some((t0 << scale, ((t1 + 1) << scale) - 1));
+    }
     let (dim0, dim) = (u64::from(dim0), u64::from(dim));
     let first = u64::from(t0) * dim0 / dim;
     // ceil(...) >= 1 because t1 + 1 >= 1, and t1 + 1 <= dim keeps `last` <= dim0 - 1.
@@ -245,6 +247,28 @@ fn span(t0: u32, t1: u32, dim0: u32, mip: u32) -> Option<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The division form of `span`, for any texture size.
+    fn span_by_division(t0: u32, t1: u32, dim0: u32, mip: u32) -> Option<(u32, u32)> {
+        let dim = mip_dim(dim0, mip);
+        if t0 > t1 || t1 >= dim {
+            return None;
+        }
+        let (d0, d) = (u64::from(dim0), u64::from(dim));
+        Some(((u64::from(t0) * d0 / d) as u32, (((u64::from(t1) + 1) * d0).div_ceil(d) - 1) as u32))
+    }
+
+    proptest! {
+        #[test]
+        fn power_of_two_shift_path_equals_division(log in 0u32..15, mip in 0u32..16, a in 0u32..20_000, b in 0u32..20_000) {
+            let dim0 = 1u32 << log;
+            let dim = mip_dim(dim0, mip);
+            let (t0, t1) = (a.min(b) % dim, a.max(b) % dim);
+            let (t0, t1) = (t0.min(t1), t0.max(t1));
+            prop_assert_eq!(span(t0, t1, dim0, mip), span_by_division(t0, t1, dim0, mip));
+        }
+    }
 
     fn tap(mip: u32, x0: u32, x1: u32, y0: u32, y1: u32) -> Tap {
         Tap { mip, x0, x1, y0, y1 }

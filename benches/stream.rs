@@ -1,0 +1,25 @@
+//! Streaming simulator speed: sample-grid.ron (64 sets × 3 × 8192², 1080p/128 sampling,
+//! the engine, NVMe, DirectStorage and MDU), 2 simulated seconds per iteration.
+//! Criterion's "elem/s" here is simulated seconds per wall-clock second.
+//! Run: cargo bench --features bench --bench stream
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use sfsim::run::{run, RunOptions};
+use sfsim::scenario::{Override, Scenario};
+use std::path::Path;
+
+fn sample_grid(c: &mut Criterion) {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/stream/sample-grid.ron");
+    let two_seconds: Override = "duration=2s".parse().expect("valid override");
+    let scenario = Scenario::load(&file, &[two_seconds]).expect("sample-grid.ron loads");
+    let mut group = c.benchmark_group("stream");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(2));
+    group.bench_function("sample-grid, 2 s simulated", |b| {
+        b.iter(|| run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {}).expect("runs").stats)
+    });
+    group.finish();
+}
+
+criterion_group!(benches, sample_grid);
+criterion_main!(benches);
