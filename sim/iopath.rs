@@ -10,6 +10,7 @@ use sfsim_models::ConfigError;
 use std::collections::VecDeque;
 
 use crate::scenario::Hardware;
+use crate::stats::StatSet;
 
 /// A request whose data reached title memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,6 +103,45 @@ impl IoPath {
             job_log: Vec::new(),
             in_flight_requests: 0,
         })
+    }
+
+    /// The fixed throughput stats of a run of `duration`: `nvme.throughput`,
+    /// `nvme.window_min`, `nvme.window_max`, `mdu.input_throughput`, `mdu.output_throughput`.
+    pub fn push_throughput_stats(&self, s: &mut StatSet, duration: Time) {
+        let secs = duration.as_secs_f64();
+        let dev = self.device.stats();
+        let window = self.device.config().window;
+        let (mdu_in, mdu_out) = self.mdu.unit_stats().iter().fold((0u64, 0u64), |a, u| (a.0 + u.input, a.1 + u.output));
+        s.push(
+            "nvme.throughput",
+            Some(dev.bytes as f64 / 1e6 / secs),
+            "MB/s",
+            "NVMe bytes read per second, mean over the run",
+        );
+        s.push(
+            "nvme.window_min",
+            dev.window_min.map(|b| b.as_mb_f64()),
+            "MB",
+            format!("least delivered in any full {window} window while IO was queued (null: no such window)"),
+        );
+        s.push(
+            "nvme.window_max",
+            dev.window_max.map(|b| b.as_mb_f64()),
+            "MB",
+            format!("most delivered in any full {window} window while IO was queued"),
+        );
+        s.push(
+            "mdu.input_throughput",
+            Some(mdu_in as f64 / 1e9 / secs),
+            "GB/s",
+            "bytes read by the MDU per second, mean over the run",
+        );
+        s.push(
+            "mdu.output_throughput",
+            Some(mdu_out as f64 / 1e9 / secs),
+            "GB/s",
+            "bytes the MDU wrote to memory per second, mean over the run",
+        );
     }
 
     /// Requests enqueued and not yet in title memory.

@@ -42,6 +42,24 @@ pub fn write_run(
 mod stream;
 mod trace_files;
 
+/// Report title and subtitle: the scenario's name and description (or what kind of run).
+pub(crate) fn header(scenario: &Scenario, kind: &str) -> (String, String) {
+    let subtitle = if scenario.description.is_empty() {
+        format!("{kind}, {} simulated, seed {}", scenario.duration, scenario.seed)
+    } else {
+        scenario.description.clone()
+    };
+    (format!("sfsim run: {}", scenario.name), subtitle)
+}
+
+/// p50/p95/p99 marker lines for a CDF plot of sorted latencies, in ms.
+pub(crate) fn percentile_markers(sorted: &[sfsim_models::units::Time]) -> Vec<(String, f64)> {
+    [(50, "p50"), (95, "p95"), (99, "p99")]
+        .iter()
+        .filter_map(|&(p, name)| percentile(sorted, p).map(|t| (name.to_string(), t.as_ms_f64())))
+        .collect()
+}
+
 pub(crate) fn stat_rows(stats: &StatSet) -> Vec<StatRow> {
     stats
         .iter()
@@ -89,13 +107,10 @@ fn write_render_run(
             0.0
         }
     };
+    let (title, subtitle) = header(scenario, "render workload");
     let report = Report {
-        title: format!("sfsim run: {}", scenario.name),
-        subtitle: if scenario.description.is_empty() {
-            format!("render workload, {} simulated, seed {}", scenario.duration, scenario.seed)
-        } else {
-            scenario.description.clone()
-        },
+        title,
+        subtitle,
         plots: vec![
             Plot::Line(LinePlot {
                 file_stem: "tiles".into(),
@@ -213,17 +228,11 @@ fn io_report(scenario: &Scenario, outcome: &IoOutcome, stats: &StatSet) -> Repor
     };
     let guaranteed = HLine { label: format!("guaranteed {}", nvme.guaranteed), y: nvme.guaranteed.as_mb_per_sec_f64() };
     let ms: Vec<f64> = outcome.latencies.iter().map(|t| t.as_ms_f64()).collect();
-    let markers = [(50, "p50"), (95, "p95"), (99, "p99")]
-        .iter()
-        .filter_map(|&(p, name)| percentile(&outcome.latencies, p).map(|t| (name.to_string(), t.as_ms_f64())))
-        .collect();
+    let markers = percentile_markers(&outcome.latencies);
+    let (title, subtitle) = header(scenario, "IO workload");
     Report {
-        title: format!("sfsim run: {}", scenario.name),
-        subtitle: if scenario.description.is_empty() {
-            format!("IO workload, {} simulated, seed {}", scenario.duration, scenario.seed)
-        } else {
-            scenario.description.clone()
-        },
+        title,
+        subtitle,
         plots: vec![
             Plot::Line(LinePlot {
                 file_stem: "throughput".into(),

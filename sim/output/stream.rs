@@ -1,10 +1,10 @@
 //! Outputs of a streaming run: frames.csv, tiles.csv, plots and the report (trace.json and
 //! signals.vcd are written by `trace_files`).
 
-use super::{stat_rows, write, OutputError};
+use super::{header, percentile_markers, stat_rows, write, OutputError};
 use crate::report::{CdfPlot, HLine, LinePlot, Plot, Report, Series};
 use crate::scenario::Scenario;
-use crate::stats::{percentile, StatSet};
+use crate::stats::StatSet;
 use crate::workload::stream::{StreamFrame, StreamOutcome};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -102,14 +102,12 @@ pub(super) fn write_stream_run(
             .collect()
     };
     let ms: Vec<f64> = o.tile_latencies.iter().map(|t| t.as_ms_f64()).collect();
-    let markers = [(50, "p50"), (95, "p95"), (99, "p99")]
-        .iter()
-        .filter_map(|&(p, name)| percentile(&o.tile_latencies, p).map(|t| (name.to_string(), t.as_ms_f64())))
-        .collect();
+    let markers = percentile_markers(&o.tile_latencies);
     let nvme = &scenario.hardware.nvme;
+    let (title, subtitle) = header(scenario, "streaming");
     let report = Report {
-        title: format!("sfsim run: {}", scenario.name),
-        subtitle: if scenario.description.is_empty() { format!("streaming, {} simulated, seed {}", scenario.duration, scenario.seed) } else { scenario.description.clone() },
+        title,
+        subtitle,
         plots: vec![
             Plot::Line(LinePlot {
                 file_stem: "throughput".into(),

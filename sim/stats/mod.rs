@@ -30,6 +30,24 @@ impl StatSet {
         self.stats.push(Stat { name: name.to_string(), value, unit, description: description.into() });
     }
 
+    /// `prefix.p50` … for each (percentile, suffix), in milliseconds, from sorted samples.
+    pub fn push_percentiles_ms(
+        &mut self,
+        prefix: &str,
+        sorted: &[Time],
+        points: &[(u32, &str)],
+        describe: impl Fn(&str) -> String,
+    ) {
+        for &(p, suffix) in points {
+            self.push(
+                &format!("{prefix}.{suffix}"),
+                percentile(sorted, p).map(|t| t.as_ms_f64()),
+                "ms",
+                describe(suffix),
+            );
+        }
+    }
+
     pub fn get(&self, name: &str) -> Option<f64> {
         self.stats.iter().find(|s| s.name == name).and_then(|s| s.value)
     }
@@ -67,6 +85,9 @@ fn round_sig(v: f64) -> f64 {
     let text = format!("{v:.8e}");
     text.parse().unwrap_or(v)
 }
+
+/// p50, p95, p99 and the maximum.
+pub const LATENCY_POINTS: [(u32, &str); 4] = [(50, "p50"), (95, "p95"), (99, "p99"), (100, "max")];
 
 /// Nearest-rank percentile of sorted samples (p in 0..=100).
 pub fn percentile(sorted: &[Time], p: u32) -> Option<Time> {

@@ -5,7 +5,7 @@
 use crate::iopath::{Completed, IoPath};
 use crate::kernel::Kernel;
 use crate::scenario::Scenario;
-use crate::stats::{percentile, Bins, StatSet};
+use crate::stats::{Bins, StatSet, LATENCY_POINTS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -381,30 +381,9 @@ fn collect_stats(
     let secs = scenario.duration.as_secs_f64();
     let dev = path.device.stats();
     let units = path.mdu.unit_stats();
-    let (mdu_in, mdu_out, jobs): (u64, u64, u64) =
-        units.iter().fold((0, 0, 0), |a, u| (a.0 + u.input, a.1 + u.output, a.2 + u.jobs));
+    let jobs: u64 = units.iter().map(|u| u.jobs).sum();
     let mut s = StatSet::default();
-    s.push(
-        "nvme.throughput",
-        Some(dev.bytes as f64 / 1e6 / secs),
-        "MB/s",
-        "NVMe bytes read per second, mean over the run",
-    );
-    s.push(
-        "nvme.window_min",
-        dev.window_min.map(|b| b.as_mb_f64()),
-        "MB",
-        format!(
-            "least delivered in any full {} window while the device always had work (null: no such window)",
-            scenario.hardware.nvme.window
-        ),
-    );
-    s.push(
-        "nvme.window_max",
-        dev.window_max.map(|b| b.as_mb_f64()),
-        "MB",
-        "most delivered in any full window while the device always had work",
-    );
+    path.push_throughput_stats(&mut s, scenario.duration);
     s.push(
         "nvme.ios",
         Some(dev.ios as f64),
@@ -423,18 +402,6 @@ fn collect_stats(
         Some(dev.stall_refused.as_ms_f64()),
         "ms",
         "stall time the governor refused to keep the guarantee",
-    );
-    s.push(
-        "mdu.input_throughput",
-        Some(mdu_in as f64 / 1e9 / secs),
-        "GB/s",
-        "bytes read by the MDU units per second, mean over the run",
-    );
-    s.push(
-        "mdu.output_throughput",
-        Some(mdu_out as f64 / 1e9 / secs),
-        "GB/s",
-        "bytes written to title memory by the MDU per second, mean over the run",
     );
     s.push("mdu.jobs", Some(jobs as f64), "count", "MDU jobs completed");
     for (i, u) in units.iter().enumerate() {
@@ -465,13 +432,8 @@ fn collect_stats(
         "MB/s",
         "source (compressed) bytes of completed requests per second",
     );
-    for (p, name) in [(50, "p50"), (95, "p95"), (99, "p99"), (100, "max")] {
-        s.push(
-            &format!("request.latency.{name}"),
-            percentile(latencies, p).map(|t| t.as_ms_f64()),
-            "ms",
-            format!("request latency {name}: enqueue → data in title memory"),
-        );
-    }
+    s.push_percentiles_ms("request.latency", latencies, &LATENCY_POINTS, |n| {
+        format!("request latency {n}: enqueue → data in title memory")
+    });
     s
 }

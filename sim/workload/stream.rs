@@ -8,7 +8,7 @@ use crate::iopath::{Completed, IoPath};
 use crate::kernel::Kernel;
 use crate::scenario::Scenario;
 use crate::scene::{FeedbackRenderer, FrameStats, RenderConfig, Scene, SceneConfig, TextureKind};
-use crate::stats::{percentile, StatSet};
+use crate::stats::{percentile, StatSet, LATENCY_POINTS};
 use crate::workload::render::{ray_camera, RenderError, RenderWorkload};
 use serde::{Deserialize, Serialize};
 use sfsim_models::mdu::JobDone;
@@ -251,52 +251,16 @@ fn collect(
     tile_latencies: &[Time],
     frame_period: Time,
 ) -> StatSet {
-    let secs = scenario.duration.as_secs_f64();
     let n = rows.len().max(1) as f64;
-    let dev = io.device.stats();
-    let units = io.mdu.unit_stats();
-    let (mdu_in, mdu_out) = units.iter().fold((0u64, 0u64), |a, u| (a.0 + u.input, a.1 + u.output));
     let mut s = StatSet::default();
-    s.push(
-        "nvme.throughput",
-        Some(dev.bytes as f64 / 1e6 / secs),
-        "MB/s",
-        "NVMe bytes read per second, mean over the run",
-    );
-    s.push(
-        "nvme.window_min",
-        dev.window_min.map(|b| b.as_mb_f64()),
-        "MB",
-        "least delivered in any full window while IO was queued (null: the queue never stayed busy a whole window)",
-    );
-    s.push(
-        "mdu.input_throughput",
-        Some(mdu_in as f64 / 1e9 / secs),
-        "GB/s",
-        "bytes read by the MDU per second, mean over the run",
-    );
-    s.push(
-        "mdu.output_throughput",
-        Some(mdu_out as f64 / 1e9 / secs),
-        "GB/s",
-        "bytes written to the tile pool per second, mean over the run",
-    );
-    for (p, name) in [(50, "p50"), (95, "p95"), (99, "p99"), (100, "max")] {
-        s.push(
-            &format!("request.latency.{name}"),
-            percentile(request_latencies, p).map(|t| t.as_ms_f64()),
-            "ms",
-            format!("DirectStorage request latency {name}: enqueue → data in the pool"),
-        );
-    }
-    for (p, name) in [(50, "p50"), (95, "p95"), (99, "p99")] {
-        s.push(
-            &format!("tile.latency.{name}"),
-            percentile(tile_latencies, p).map(|t| t.as_ms_f64()),
-            "ms",
-            format!("tile latency {name}: frame whose feedback first asked for it → visible"),
-        );
-    }
+    io.push_throughput_stats(&mut s, scenario.duration);
+
+    s.push_percentiles_ms("request.latency", request_latencies, &LATENCY_POINTS, |n| {
+        format!("DirectStorage request latency {n}: enqueue → data in the pool")
+    });
+    s.push_percentiles_ms("tile.latency", tile_latencies, &LATENCY_POINTS[..3], |n| {
+        format!("tile latency {n}: frame whose feedback first asked for it → visible")
+    });
     s.push(
         "tile.latency_frames.p95",
         percentile(tile_latencies, 95).map(|t| t.0 as f64 / frame_period.0 as f64),
