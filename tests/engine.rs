@@ -34,9 +34,15 @@ fn every_load_passes_io_mdu_and_mapping_once_and_the_minmip_map_has_no_holes() {
     assert!(e.total_loads > 100, "the quickstart must stream: {} loads", e.total_loads);
     let visible = e.records.iter().filter(|r| r.visible.is_some()).count() as u64;
     let decompressed = e.records.iter().filter(|r| r.decompressed.is_some()).count() as u64;
-    // Each load is one DirectStorage request; every visible tile was read, decompressed and
-    // mapped exactly once for its load (one record per load).
-    assert_eq!(o.request_latencies.len() as u64 + e.tiles_in_flight() as u64, e.total_loads);
+    // Each load is one DirectStorage request (besides one packed-tail request per texture
+    // at creation); every visible tile was read, decompressed and mapped exactly once for
+    // its load (one record per load).
+    assert_eq!(e.tail_requests, e.texture_count());
+    assert_eq!(
+        o.request_latencies.len() as u64 - u64::from(e.tail_requests) + e.tiles_in_flight() as u64,
+        e.total_loads
+    );
+    assert!(e.tails_loaded_at.is_some(), "every packed tail was read through the IO path");
     assert!(visible <= decompressed && decompressed <= e.total_loads);
     for r in e.records.iter().filter(|r| r.visible.is_some()) {
         assert!(r.submitted.is_some() && r.read.is_some() && r.decompressed.is_some() && r.mapped.is_some(), "{r:?}");
@@ -50,9 +56,27 @@ fn shared_and_coarse_feedback_and_other_policies_keep_the_invariants() {
         &["workload.engine.feedback=Coarse2x2", "duration=1500ms"],
         &["workload.engine.load_order=RecencyFirst", "workload.engine.upload_cap=4", "duration=1500ms"],
         &["workload.engine.pool=16MiB", "duration=1500ms"],
+        &["workload.render.feedback.kind=MipRegionUsed", "duration=1500ms"],
     ] {
         let o = run_checked("scenarios/quickstart.ron", sets);
         assert!(o.engine.total_loads > 0, "{sets:?}");
+    }
+}
+
+#[test]
+fn refcount_eviction_keeps_the_invariants_and_evicts_after_its_delay() {
+    let text = std::fs::read_to_string(repo("scenarios/quickstart.ron"))
+        .unwrap()
+        .replace(r#"engine: (pool: "256MiB"),"#, r#"engine: (pool: "256MiB", eviction: RefCount(frames: 30)),"#);
+    let scenario =
+        Scenario::from_text(&text, &repo("scenarios/refcount.ron"), &["duration=2s".parse().unwrap()]).unwrap();
+    let sfsim::scenario::Workload::Stream(cfg) = &scenario.workload else { panic!("stream") };
+    let o = stream::run(&scenario, cfg, &mut |_, _| {}, &mut |e, r| e.check_invariants(r).unwrap()).unwrap();
+    assert!(o.engine.total_evictions > 0, "the roller-coaster leaves tiles behind");
+    // No tile goes before 30 analysed frames without a reference: 0.5 s at 60 fps.
+    for r in o.engine.records.iter().filter(|r| r.evicted.is_some()) {
+        let held = r.evicted.unwrap().saturating_sub(r.visible.unwrap());
+        assert!(held.as_secs_f64() >= 0.49, "{r:?} evicted after {held}");
     }
 }
 

@@ -95,7 +95,16 @@ pub struct Engine {
     pub access_per_mip: Vec<u64>,
     pub total_loads: u64,
     pub total_evictions: u64,
+    /// Packed-tail loads not yet in memory, and when the last one arrived.
+    tails_pending: u32,
+    pub tails_loaded_at: Option<Time>,
+    pub tail_bytes: u64,
+    /// Packed-tail requests made at creation (one per texture with a tail).
+    pub tail_requests: u32,
 }
+
+/// Tags of packed-tail requests (tile loads count up from 0).
+const TAIL_TAG: u64 = 1 << 62;
 
 impl Engine {
     pub fn new(cfg: &EngineConfig, scene: &Scene, staging: Bytes, content: Box<dyn ContentModel>) -> Engine {
@@ -121,6 +130,36 @@ impl Engine {
             access_per_mip: vec![0; 16],
             total_loads: 0,
             total_evictions: 0,
+            tails_pending: 0,
+            tails_loaded_at: None,
+            tail_bytes: 0,
+            tail_requests: 0,
+        }
+    }
+
+    /// SPEC §5 step 1: every texture's packed mip tail is read through the IO path at
+    /// creation (it lives outside the tile pool and stays resident).
+    pub fn load_tails(&mut self, now: Time, io: &mut IoPath) {
+        for (t, tex) in self.textures.iter().enumerate() {
+            let tiles = tex.desc.packed_tail_tiles();
+            if tiles == 0 {
+                continue;
+            }
+            let first = TileCoord { mip: tex.desc.first_packed_mip(), x: 0, y: 0 };
+            let one = self.content.stream(t as u32, tex.desc.format, first);
+            let n = u64::from(tiles);
+            let request = Request {
+                source: Source::File { offset: one.offset },
+                source_size: Bytes(one.compressed.0 * n),
+                intermediate_size: Bytes(one.intermediate.0 * n),
+                destination_size: Bytes(TILE_BYTES * n),
+                options: one.options,
+                fill: false,
+            };
+            self.tail_bytes += request.source_size.0;
+            self.tails_pending += 1;
+            self.tail_requests += 1;
+            io.enqueue(now, request, TAIL_TAG + t as u64).expect("content model makes valid DirectStorage requests");
         }
     }
 
@@ -348,6 +387,13 @@ impl Engine {
 
     /// A load's data reached the pool.
     pub fn io_completed(&mut self, c: &Completed) {
+        if c.tag >= TAIL_TAG {
+            self.tails_pending -= 1;
+            if self.tails_pending == 0 {
+                self.tails_loaded_at = Some(c.done);
+            }
+            return;
+        }
         let Some(load) = self.loads.remove(&c.tag) else { return };
         self.staging_used -= load.compressed;
         for id in load.tiles {

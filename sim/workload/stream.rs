@@ -133,6 +133,7 @@ pub fn run(
     let mut io = IoPath::new(&scenario.hardware, scenario.seed)?;
     let mut engine = Engine::new(&cfg.engine, &scene, scenario.hardware.staging, Box::new(cfg.content));
     engine.init_minmip(&mut renderer);
+    engine.load_tails(Time::ZERO, &mut io);
 
     let frames = render.frame_count(scenario.duration);
     let mut kernel = Kernel::new();
@@ -268,6 +269,18 @@ fn collect(
         "tile latency p95 in frames",
     );
     s.push("engine.loads", Some(engine.total_loads as f64), "count", "DirectStorage tile loads submitted");
+    s.push(
+        "engine.tail_bytes",
+        Some(engine.tail_bytes as f64 / 1e6),
+        "MB",
+        "compressed packed mip tails read at texture creation",
+    );
+    s.push(
+        "engine.tails_loaded_at",
+        engine.tails_loaded_at.map(|t| t.as_ms_f64()),
+        "ms",
+        "when the last packed mip tail reached memory",
+    );
     s.push("engine.evictions", Some(engine.total_evictions as f64), "count", "tiles evicted (unmapped and freed)");
     s.push(
         "engine.tiles_loaded",
