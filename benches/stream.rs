@@ -10,14 +10,19 @@ use std::path::Path;
 
 fn sample_grid(c: &mut Criterion) {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/stream/sample-grid.ron");
-    let two_seconds: Override = "duration=2s".parse().expect("valid override");
-    let scenario = Scenario::load(&file, &[two_seconds]).expect("sample-grid.ron loads");
     let mut group = c.benchmark_group("stream");
     group.sample_size(10);
     group.throughput(Throughput::Elements(2));
-    group.bench_function("sample-grid, 2 s simulated", |b| {
-        b.iter(|| run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {}).expect("runs").stats)
-    });
+    for (name, sets) in [
+        ("sample-grid, 2 s simulated, footprint feedback", &["duration=2s"][..]),
+        ("sample-grid, 2 s simulated, location feedback", &["duration=2s", "workload.render.feedback.writes=Location"]),
+    ] {
+        let overrides: Vec<Override> = sets.iter().map(|s| s.parse().expect("valid override")).collect();
+        let scenario = Scenario::load(&file, &overrides).expect("sample-grid.ron loads");
+        group.bench_function(name, |b| {
+            b.iter(|| run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {}).expect("runs").stats)
+        });
+    }
     group.finish();
 }
 

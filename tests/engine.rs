@@ -57,6 +57,8 @@ fn shared_and_coarse_feedback_and_other_policies_keep_the_invariants() {
         &["workload.engine.load_order=RecencyFirst", "workload.engine.upload_cap=4", "duration=1500ms"],
         &["workload.engine.pool=16MiB", "duration=1500ms"],
         &["workload.render.feedback.kind=MipRegionUsed", "duration=1500ms"],
+        &["workload.render.feedback.writes=Location", "duration=1500ms"],
+        &["workload.render.feedback.writes=Location", "workload.render.feedback.kind=MipRegionUsed", "duration=1500ms"],
     ] {
         let o = run_checked("scenarios/quickstart.ron", sets);
         assert!(o.engine.total_loads > 0, "{sets:?}");

@@ -123,3 +123,22 @@ fn mip_region_used_records_both_trilinear_mips() {
     r.requested_tiles(&mut tiles);
     assert!(tiles.is_empty(), "{tiles:?}");
 }
+
+#[test]
+fn location_writes_match_footprint_writes_away_from_region_borders() {
+    // The head-on quad at LOD 4.32: every footprint lies inside one 256×256 region, so
+    // writing at the sample location records the same map as tracing the footprint.
+    let scene = quad_scene();
+    let camera = RayCamera::new(DVec3::new(0.0, 0.0, 6.0), -DVec3::Z, DVec3::Y, 90.0, 256, 256);
+    let mut maps = Vec::new();
+    for writes in [sfsim::scene::FeedbackWrites::Footprint, sfsim::scene::FeedbackWrites::Location] {
+        let mut cfg = config(256);
+        cfg.feedback.writes = writes;
+        let mut r = FeedbackRenderer::new(&scene, &cfg).unwrap();
+        r.clear_feedback();
+        r.render(&camera, 1, 0, None);
+        maps.push(r.feedback(0).texels().to_vec());
+    }
+    assert_eq!(maps[0], maps[1]);
+    assert!(maps[1].iter().all(|&v| v == 34));
+}

@@ -70,22 +70,26 @@ impl Bvh {
     pub fn nearest(&self, shapes: &[Shape], origin: DVec3, dir: DVec3) -> Option<(u32, SurfaceHit)> {
         let root = self.nodes.first()?;
         let inv = dir.recip();
-        let mut best: Option<(u32, SurfaceHit)> = None;
+        let mut best: Option<u32> = None;
         let mut t_max = f64::INFINITY;
-        let mut stack: Vec<u32> = Vec::with_capacity(64);
+        // A median-split tree over ≤ 2^32 objects is < 64 deep: a fixed stack suffices.
+        let mut stack = [0u32; 128];
+        let mut depth = 0usize;
         if root.bounds.hit(origin, inv, t_max).is_some() {
-            stack.push(0);
+            depth = 1;
         }
-        while let Some(index) = stack.pop() {
+        while depth > 0 {
+            depth -= 1;
+            let index = stack[depth];
             let node = &self.nodes[index as usize];
             if node.bounds.hit(origin, inv, t_max).is_none() {
                 continue;
             }
             if node.count > 0 {
                 for &object in &self.order[node.first as usize..(node.first + node.count) as usize] {
-                    if let Some(hit) = shapes[object as usize].intersect(origin, dir, t_max) {
-                        t_max = hit.t;
-                        best = Some((object, hit));
+                    if let Some(t) = shapes[object as usize].hit_distance(origin, dir, t_max) {
+                        t_max = t;
+                        best = Some(object);
                     }
                 }
                 continue;
@@ -94,15 +98,27 @@ impl Bvh {
             let (l, r) = (node.first, node.first + 1);
             let dl = self.nodes[l as usize].bounds.hit(origin, inv, t_max);
             let dr = self.nodes[r as usize].bounds.hit(origin, inv, t_max);
+            let mut push = |n: u32| {
+                stack[depth] = n;
+                depth += 1;
+            };
             match (dl, dr) {
-                (Some(a), Some(b)) if a <= b => stack.extend([r, l]),
-                (Some(_), Some(_)) => stack.extend([l, r]),
-                (Some(_), None) => stack.push(l),
-                (None, Some(_)) => stack.push(r),
+                (Some(a), Some(b)) if a <= b => {
+                    push(r);
+                    push(l);
+                }
+                (Some(_), Some(_)) => {
+                    push(l);
+                    push(r);
+                }
+                (Some(_), None) => push(l),
+                (None, Some(_)) => push(r),
                 (None, None) => {}
             }
         }
-        best
+        // Surface details only for the winner (same arithmetic, so the same distance).
+        let object = best?;
+        shapes[object as usize].intersect(origin, dir, f64::INFINITY).map(|hit| (object, hit))
     }
 }
 

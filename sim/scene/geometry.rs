@@ -68,6 +68,16 @@ impl Shape {
         }
     }
 
+    /// Distance of the nearest hit in (1e-9, t_max), without the surface details: the
+    /// cheap test a BVH runs on every candidate. Equals `intersect(..).t`.
+    pub fn hit_distance(&self, origin: DVec3, dir: DVec3, t_max: f64) -> Option<f64> {
+        match *self {
+            Shape::Cube { center, half } => cube_distance(center, half, origin, dir, t_max).map(|(t, _)| t),
+            Shape::Sphere { center, radius } => sphere_distance(center, radius, origin, dir, t_max),
+            Shape::Ground { center, half, .. } => ground_distance(center, half, origin, dir, t_max),
+        }
+    }
+
     /// Nearest hit in (1e-9, t_max).
     pub fn intersect(&self, origin: DVec3, dir: DVec3, t_max: f64) -> Option<SurfaceHit> {
         match *self {
@@ -80,7 +90,8 @@ impl Shape {
 
 const EPS: f64 = 1e-9;
 
-fn intersect_cube(center: DVec3, half: f64, origin: DVec3, dir: DVec3, t_max: f64) -> Option<SurfaceHit> {
+/// Slab test: (distance, axis of the face hit).
+fn cube_distance(center: DVec3, half: f64, origin: DVec3, dir: DVec3, t_max: f64) -> Option<(f64, usize)> {
     let local = origin - center;
     let inv = dir.recip();
     let t0 = (DVec3::splat(-half) - local) * inv;
@@ -98,9 +109,12 @@ fn intersect_cube(center: DVec3, half: f64, origin: DVec3, dir: DVec3, t_max: f6
         // Inside the cube: the exit face.
         (t_far, (0..3).min_by(|&a, &b| far[a].total_cmp(&far[b])).expect("three axes"))
     };
-    if t > t_max {
-        return None;
-    }
+    (t <= t_max).then_some((t, axis))
+}
+
+fn intersect_cube(center: DVec3, half: f64, origin: DVec3, dir: DVec3, t_max: f64) -> Option<SurfaceHit> {
+    let (t, axis) = cube_distance(center, half, origin, dir, t_max)?;
+    let local = origin - center;
     let p = local + dir * t;
     let sign = if p[axis] >= 0.0 { 1.0 } else { -1.0 };
     let mut normal = DVec3::ZERO;
@@ -120,7 +134,7 @@ fn intersect_cube(center: DVec3, half: f64, origin: DVec3, dir: DVec3, t_max: f6
     Some(SurfaceHit { t, position: center + p, normal, uv, dpdu, dpdv })
 }
 
-fn intersect_sphere(center: DVec3, radius: f64, origin: DVec3, dir: DVec3, t_max: f64) -> Option<SurfaceHit> {
+fn sphere_distance(center: DVec3, radius: f64, origin: DVec3, dir: DVec3, t_max: f64) -> Option<f64> {
     let oc = origin - center;
     let a = dir.length_squared();
     let half_b = oc.dot(dir);
@@ -134,9 +148,12 @@ fn intersect_sphere(center: DVec3, radius: f64, origin: DVec3, dir: DVec3, t_max
     if t <= EPS {
         t = (-half_b + sq) / a;
     }
-    if t <= EPS || t > t_max {
-        return None;
-    }
+    (t > EPS && t <= t_max).then_some(t)
+}
+
+fn intersect_sphere(center: DVec3, radius: f64, origin: DVec3, dir: DVec3, t_max: f64) -> Option<SurfaceHit> {
+    let t = sphere_distance(center, radius, origin, dir, t_max)?;
+    let oc = origin - center;
     let n = (oc + dir * t) / radius;
     let phi = n.z.atan2(n.x); // longitude, −π..π
     let theta = n.y.clamp(-1.0, 1.0).acos(); // from +Y, 0..π
@@ -150,6 +167,18 @@ fn intersect_sphere(center: DVec3, radius: f64, origin: DVec3, dir: DVec3, t_max
     Some(SurfaceHit { t, position: center + n * radius, normal: n, uv, dpdu, dpdv })
 }
 
+fn ground_distance(center: DVec3, half: f64, origin: DVec3, dir: DVec3, t_max: f64) -> Option<f64> {
+    if dir.y.abs() < 1e-12 {
+        return None;
+    }
+    let t = (center.y - origin.y) / dir.y;
+    if t <= EPS || t > t_max {
+        return None;
+    }
+    let local = origin + dir * t - center;
+    (local.x.abs() <= half && local.z.abs() <= half).then_some(t)
+}
+
 fn intersect_ground(
     center: DVec3,
     half: f64,
@@ -158,18 +187,9 @@ fn intersect_ground(
     dir: DVec3,
     t_max: f64,
 ) -> Option<SurfaceHit> {
-    if dir.y.abs() < 1e-12 {
-        return None;
-    }
-    let t = (center.y - origin.y) / dir.y;
-    if t <= EPS || t > t_max {
-        return None;
-    }
+    let t = ground_distance(center, half, origin, dir, t_max)?;
     let p = origin + dir * t;
     let local = p - center;
-    if local.x.abs() > half || local.z.abs() > half {
-        return None;
-    }
     let size = 2.0 * half;
     let uv = ((local.x + half) / size * repeat, (local.z + half) / size * repeat);
     let normal = if origin.y >= center.y { DVec3::Y } else { -DVec3::Y };

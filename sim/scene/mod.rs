@@ -15,4 +15,6 @@ pub use config::{ObjectGroup, SceneConfig, TextureSets};
 pub use geometry::{Aabb, Shape, SurfaceHit};
 pub use pattern::SamplePattern;
 pub use raycast::{PixelHit, RayCamera};
-pub use render::{FeedbackConfig, FeedbackKind, FeedbackRenderer, FrameStats, PixelLods, RenderConfig, Residency};
+pub use render::{
+    FeedbackConfig, FeedbackKind, FeedbackRenderer, FeedbackWrites, FrameStats, PixelLods, RenderConfig, Residency,
+};

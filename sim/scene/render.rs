@@ -7,8 +7,8 @@ use super::{RayCamera, SamplePattern, Scene};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sfsim_models::gpu::{
-    sample, FeedbackArray, FeedbackLayout, Filter, Lod53, MinMipFeedbackSlice, MinMipMap, MipRegionUsedFeedback,
-    Sample, SamplerDesc, SmallTailPolicy,
+    linear_mips, sample, sample_lods, FeedbackArray, FeedbackLayout, Filter, Footprint, Lod53, MinMipFeedbackSlice,
+    MinMipMap, MipRegionUsedFeedback, SamplerDesc, SmallTailPolicy,
 };
 use sfsim_models::texture::TileCoord;
 use sfsim_models::ConfigError;
@@ -36,6 +36,18 @@ pub enum FeedbackKind {
     MipRegionUsed,
 }
 
+/// Which feedback texels a sample writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum FeedbackWrites {
+    /// Every feedback texel any texel of the filter footprint overlaps (conservative).
+    #[default]
+    Footprint,
+    /// Only the texel holding the sample's UV — the D3D12 spec's pseudo-code. With
+    /// tile-sized regions it differs only where a footprint crosses a region border, and it
+    /// skips building footprints: the fast, timing-oriented choice.
+    Location,
+}
+
 /// Sampler-feedback settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -50,6 +62,8 @@ pub struct FeedbackConfig {
     pub small_tail: SmallTailPolicy,
     /// Feedback map format (MinMip).
     pub kind: FeedbackKind,
+    /// Which texels a sample writes (Footprint).
+    pub writes: FeedbackWrites,
     /// With `region: None`, one feedback texel per `tiles_per_texel` × `tiles_per_texel`
     /// tiles of mip 0 (1; 2 = the "coarser feedback" improvement, −75 % texels).
     pub tiles_per_texel: u32,
@@ -62,6 +76,7 @@ impl Default for FeedbackConfig {
             region: None,
             small_tail: SmallTailPolicy::Exact,
             kind: FeedbackKind::MinMip,
+            writes: FeedbackWrites::Footprint,
             tiles_per_texel: 1,
         }
     }
@@ -148,7 +163,17 @@ struct Traced {
     x: u32,
     y: u32,
     hit: bool,
-    samples: Vec<(u32, Sample)>,
+    uv: (f64, f64),
+    samples: Vec<TracedSample>,
+}
+
+/// One texture read of a traced pixel: its LODs and, when feedback follows the footprint,
+/// the feedback footprint.
+struct TracedSample {
+    texture: u32,
+    desired: f32,
+    effective: f32,
+    footprint: Option<Footprint>,
 }
 
 /// Per-texture feedback maps (slices of arrays of equal size) and MinMip maps.
@@ -318,29 +343,16 @@ impl<'s> FeedbackRenderer<'s> {
                 continue;
             }
             stats.hits += 1;
-            for (k, (tex, s)) in t.samples.iter().enumerate() {
+            for (k, s) in t.samples.iter().enumerate() {
+                let tex = &s.texture;
                 stats.texture_samples += 1;
-                let deficit = f64::from(s.effective_lod - s.desired_lod).max(0.0);
+                let deficit = f64::from(s.effective - s.desired).max(0.0);
                 stats.lod_deficit_sum += deficit;
                 if deficit >= 1.0 {
                     stats.blurry += 1;
                 }
-                let layout = &self.layouts[*tex as usize];
-                match self.cfg.feedback.kind {
-                    _ if !self.writes_feedback[*tex as usize] => {}
-                    FeedbackKind::MinMip => {
-                        let (a, slice) = self.slots[*tex as usize];
-                        let mut map = self.arrays[a].slice_mut(slice).expect("slot exists");
-                        let _ = layout.write_min_mip(
-                            &mut map,
-                            &s.feedback_footprint,
-                            s.desired_lod,
-                            self.cfg.feedback.small_tail,
-                        );
-                    }
-                    FeedbackKind::MipRegionUsed => {
-                        let _ = layout.write_region_used(&mut self.region_used[*tex as usize], &s.feedback_footprint);
-                    }
+                if self.writes_feedback[*tex as usize] {
+                    self.write_feedback(*tex, t.uv, s);
                 }
                 if k == 0 {
                     if let Some(out) = pixels.as_deref_mut() {
@@ -348,8 +360,8 @@ impl<'s> FeedbackRenderer<'s> {
                             x: t.x,
                             y: t.y,
                             texture: *tex,
-                            desired: s.desired_lod,
-                            effective: s.effective_lod,
+                            desired: s.desired,
+                            effective: s.effective,
                         });
                     }
                 }
@@ -358,25 +370,67 @@ impl<'s> FeedbackRenderer<'s> {
         stats
     }
 
+    /// Writes one texture read's feedback, over its footprint or at its location.
+    fn write_feedback(&mut self, tex: u32, uv: (f64, f64), s: &TracedSample) {
+        let layout = &self.layouts[tex as usize];
+        let policy = self.cfg.feedback.small_tail;
+        match (self.cfg.feedback.kind, &s.footprint) {
+            (FeedbackKind::MinMip, Some(footprint)) => {
+                let (a, slice) = self.slots[tex as usize];
+                let mut map = self.arrays[a].slice_mut(slice).expect("slot exists");
+                let _ = layout.write_min_mip(&mut map, footprint, s.desired, policy);
+            }
+            (FeedbackKind::MinMip, None) => {
+                let (a, slice) = self.slots[tex as usize];
+                let mut map = self.arrays[a].slice_mut(slice).expect("slot exists");
+                let (x, y) = layout.location(uv);
+                map.write_min(x, y, layout.recorded_value(s.desired, policy));
+            }
+            (FeedbackKind::MipRegionUsed, Some(footprint)) => {
+                let _ = layout.write_region_used(&mut self.region_used[tex as usize], footprint);
+            }
+            (FeedbackKind::MipRegionUsed, None) => {
+                let (x, y) = layout.location(uv);
+                let (first, second) = linear_mips(f64::from(s.desired), layout.mip_count());
+                let map = &mut self.region_used[tex as usize];
+                map.set(x, y, first);
+                if let Some(mip) = second {
+                    map.set(x, y, mip);
+                }
+            }
+        }
+    }
+
     /// Casts one pixel's ray and samples every texture of the material it hits.
     fn trace(&self, camera: &RayCamera, x: u32, y: u32) -> Traced {
         let Some(hit) = camera.cast(&self.scene.shapes, &self.scene.bvh, x, y) else {
-            return Traced { x, y, hit: false, samples: Vec::new() };
+            return Traced { x, y, hit: false, uv: (0.0, 0.0), samples: Vec::new() };
         };
         let uv = (hit.hit.uv.0.rem_euclid(1.0), hit.hit.uv.1.rem_euclid(1.0));
         let derivs = [hit.duv_dx.0, hit.duv_dx.1, hit.duv_dy.0, hit.duv_dy.1];
+        let at_location = self.cfg.feedback.writes == FeedbackWrites::Location;
         let samples = self
             .scene
             .textures_of(hit.object)
-            .filter_map(|tex| {
-                let desc = &self.scene.textures[tex as usize];
-                let minmip = &self.minmip[tex as usize];
-                sample(&self.cfg.sampler, uv, derivs, desc.width, desc.height, desc.mip_levels, Some(minmip))
-                    .ok()
-                    .map(|s| (tex, s))
+            .filter_map(|texture| {
+                let desc = &self.scene.textures[texture as usize];
+                let minmip = Some(&self.minmip[texture as usize]);
+                let (w, h, mips) = (desc.width, desc.height, desc.mip_levels);
+                if at_location {
+                    let l = sample_lods(&self.cfg.sampler, uv, derivs, w, h, mips, minmip).ok()?;
+                    Some(TracedSample { texture, desired: l.desired_lod, effective: l.effective_lod, footprint: None })
+                } else {
+                    let s = sample(&self.cfg.sampler, uv, derivs, w, h, mips, minmip).ok()?;
+                    Some(TracedSample {
+                        texture,
+                        desired: s.desired_lod,
+                        effective: s.effective_lod,
+                        footprint: Some(s.feedback_footprint),
+                    })
+                }
             })
             .collect();
-        Traced { x, y, hit: true, samples }
+        Traced { x, y, hit: true, uv, samples }
     }
 
     /// Adds the standard tiles the feedback maps request to `out` as (texture, tile): for

@@ -150,6 +150,14 @@ impl FeedbackLayout {
         Some(RegionRect { x0: x0 >> sx, x1: x1 >> sx, y0: y0 >> sy, y1: y1 >> sy })
     }
 
+    /// The feedback texel that holds normalized `uv` (CLAMP addressing): where the D3D12
+    /// spec's pseudo-code writes a sample's feedback ("the sample location").
+    pub fn location(&self, uv: (f64, f64)) -> (u32, u32) {
+        let texel = |u: f64, dim: u32| ((u * f64::from(dim)).floor().clamp(0.0, f64::from(dim - 1))) as u32;
+        let (x, y) = (texel(uv.0, self.tex_width), texel(uv.1, self.tex_height));
+        (x >> self.region_width.trailing_zeros(), y >> self.region_height.trailing_zeros())
+    }
+
     /// The value MinMip feedback records for a request of `desired_lod` mips under
     /// `policy`.
     pub fn recorded_value(&self, desired_lod: f32, policy: SmallTailPolicy) -> Lod53 {

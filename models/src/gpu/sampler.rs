@@ -112,6 +112,25 @@ struct Probes {
     uvs: Vec<(f64, f64)>,
 }
 
+/// A sample's LODs without its footprints: all that feedback written at the sample
+/// location (rather than over the footprint) needs, at a fraction of the cost.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Lods {
+    /// As [`Sample::desired_lod`].
+    pub desired_lod: f32,
+    /// As [`Sample::clamp`].
+    pub clamp: f32,
+    /// As [`Sample::effective_lod`].
+    pub effective_lod: f32,
+    /// As [`Sample::anisotropy`].
+    pub anisotropy: f32,
+    desired: f64,
+    effective: f64,
+    ratio: f64,
+    /// Major axis of anisotropy, mip-0 texels (0 for other filters).
+    major: (f64, f64),
+}
+
 /// Samples a `tex_w x tex_h` texture of `mip_count` mips with `desc` at normalized `uv`.
 ///
 /// `derivs` = `[du/dx, dv/dx, du/dy, dv/dy]`: normalized UV per pixel (the shader's
@@ -129,6 +148,41 @@ pub fn sample(
     mip_count: u32,
     minmip: Option<&MinMipMap>,
 ) -> Result<Sample, GpuError> {
+    let l = sample_lods(desc, uv, derivs, tex_w, tex_h, mip_count, minmip)?;
+    let probes = match desc.filter {
+        Filter::Anisotropic { max_aniso } => {
+            aniso_probes(uv, l.ratio, l.major, max_aniso, f64::from(tex_w), f64::from(tex_h))
+        }
+        _ => Probes { uvs: vec![uv] },
+    };
+    let dims = (tex_w, tex_h, mip_count);
+    let feedback_footprint = footprint(desc.filter, &probes, l.desired, dims);
+    // Unclamped samples read exactly what feedback traces: reuse it.
+    let read_footprint = if l.effective == l.desired {
+        feedback_footprint.clone()
+    } else {
+        footprint(desc.filter, &probes, l.effective, dims)
+    };
+    Ok(Sample {
+        desired_lod: l.desired_lod,
+        clamp: l.clamp,
+        effective_lod: l.effective_lod,
+        anisotropy: l.anisotropy,
+        footprint: read_footprint,
+        feedback_footprint,
+    })
+}
+
+/// The LOD part of [`sample`]: same checks, same values, no footprints.
+pub fn sample_lods(
+    desc: &SamplerDesc,
+    uv: (f64, f64),
+    derivs: [f64; 4],
+    tex_w: u32,
+    tex_h: u32,
+    mip_count: u32,
+    minmip: Option<&MinMipMap>,
+) -> Result<Lods, GpuError> {
     desc.validate()?;
     check_dim("texture width", tex_w)?;
     check_dim("texture height", tex_h)?;
@@ -146,12 +200,12 @@ pub fn sample(
     let (w, h) = (f64::from(tex_w), f64::from(tex_h));
     let dx = (derivs[0] * w, derivs[1] * h);
     let dy = (derivs[2] * w, derivs[3] * h);
-    let (lod, ratio, probes) = match desc.filter {
+    let (lod, ratio, major) = match desc.filter {
         Filter::Anisotropic { max_aniso } => {
             let a = anisotropic_lod(dx, dy, max_aniso);
-            (a.lod, a.ratio, aniso_probes(uv, a.ratio, a.major, max_aniso, w, h))
+            (a.lod, a.ratio, a.major)
         }
-        _ => (isotropic_lod(dx, dy), 1.0, Probes { uvs: vec![uv] }),
+        _ => (isotropic_lod(dx, dy), 1.0, (0.0, 0.0)),
     };
 
     // D3D: clampedLOD = max(MinLOD, min(MaxLOD, LOD + bias)); f64::min/max drop a NaN
@@ -168,22 +222,15 @@ pub fn sample(
         .ok_or(GpuError::NonFinite("uv"))?,
     };
     let effective = desired.max(f64::from(clamp));
-
-    let dims = (tex_w, tex_h, mip_count);
-    let feedback_footprint = footprint(desc.filter, &probes, desired, dims);
-    // Unclamped samples read exactly what feedback traces: reuse it.
-    let read_footprint = if effective == desired {
-        feedback_footprint.clone()
-    } else {
-        footprint(desc.filter, &probes, effective, dims)
-    };
-    Ok(Sample {
+    Ok(Lods {
         desired_lod: desired as f32,
         clamp,
         effective_lod: effective as f32,
         anisotropy: ratio as f32,
-        footprint: read_footprint,
-        feedback_footprint,
+        desired,
+        effective,
+        ratio,
+        major,
     })
 }
 
