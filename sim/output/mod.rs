@@ -60,6 +60,22 @@ pub(crate) fn percentile_markers(sorted: &[sfsim_models::units::Time]) -> Vec<(S
         .collect()
 }
 
+/// The two files every run writes first, and their entries in the report's file list.
+pub(crate) fn write_scenario_and_stats(
+    dir: &Path,
+    scenario: &Scenario,
+    stats: &StatSet,
+) -> Result<Vec<PathBuf>, OutputError> {
+    Ok(vec![write(dir, "resolved.ron", &scenario.to_resolved_ron(dir))?, write(dir, "stats.json", &stats.to_json())?])
+}
+
+pub(crate) fn scenario_and_stats_files() -> Vec<(String, String)> {
+    vec![
+        ("resolved.ron".into(), "the scenario with every default filled in".into()),
+        ("stats.json".into(), "every stat with unit and description".into()),
+    ]
+}
+
 pub(crate) fn stat_rows(stats: &StatSet) -> Vec<StatRow> {
     stats
         .iter()
@@ -141,17 +157,14 @@ fn write_render_run(
             }),
         ],
         stats: stat_rows(stats),
-        files: vec![
-            ("resolved.ron".into(), "the scenario with every default filled in".into()),
-            ("stats.json".into(), "every stat with unit and description".into()),
-            ("frames.csv".into(), "per-frame samples, feedback texels, tiles requested, LOD deficit".into()),
-        ],
+        files: [
+            scenario_and_stats_files(),
+            vec![("frames.csv".into(), "per-frame samples, feedback texels, tiles requested, LOD deficit".into())],
+        ]
+        .concat(),
     };
-    let mut written = vec![
-        write(dir, "resolved.ron", &scenario.to_resolved_ron(dir))?,
-        write(dir, "stats.json", &stats.to_json())?,
-        write(dir, "frames.csv", &csv)?,
-    ];
+    let mut written = write_scenario_and_stats(dir, scenario, stats)?;
+    written.push(write(dir, "frames.csv", &csv)?);
     written.extend(crate::report::write_report(&report, dir)?);
     Ok(written)
 }
@@ -162,12 +175,9 @@ fn write_io_run(
     outcome: &IoOutcome,
     stats: &StatSet,
 ) -> Result<Vec<PathBuf>, OutputError> {
-    let mut written = vec![
-        write(dir, "resolved.ron", &scenario.to_resolved_ron(dir))?,
-        write(dir, "stats.json", &stats.to_json())?,
-        write(dir, "windows.csv", &windows_csv(outcome))?,
-        write(dir, "throughput.csv", &fine_csv(outcome))?,
-    ];
+    let mut written = write_scenario_and_stats(dir, scenario, stats)?;
+    written.push(write(dir, "windows.csv", &windows_csv(outcome))?);
+    written.push(write(dir, "throughput.csv", &fine_csv(outcome))?);
     written.extend(crate::report::write_report(&io_report(scenario, outcome, stats), dir)?);
     Ok(written)
 }
@@ -270,20 +280,14 @@ fn io_report(scenario: &Scenario, outcome: &IoOutcome, stats: &StatSet) -> Repor
                 markers,
             }),
         ],
-        stats: stats
-            .iter()
-            .map(|s| StatRow {
-                name: s.name.clone(),
-                value: s.value,
-                unit: s.unit.to_string(),
-                description: s.description.clone(),
-            })
-            .collect(),
-        files: vec![
-            ("resolved.ron".into(), "the scenario with every default filled in".into()),
-            ("stats.json".into(), "every stat with unit and description".into()),
-            ("windows.csv".into(), format!("throughput per {} window", nvme.window)),
-            ("throughput.csv".into(), format!("throughput per {} bin", outcome.fine_bin)),
-        ],
+        stats: stat_rows(stats),
+        files: [
+            scenario_and_stats_files(),
+            vec![
+                ("windows.csv".into(), format!("throughput per {} window", nvme.window)),
+                ("throughput.csv".into(), format!("throughput per {} bin", outcome.fine_bin)),
+            ],
+        ]
+        .concat(),
     }
 }

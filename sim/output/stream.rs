@@ -1,7 +1,9 @@
 //! Outputs of a streaming run: frames.csv, tiles.csv, plots and the report (trace.json and
 //! signals.vcd are written by `trace_files`).
 
-use super::{header, percentile_markers, stat_rows, write, OutputError};
+use super::{
+    header, percentile_markers, scenario_and_stats_files, stat_rows, write, write_scenario_and_stats, OutputError,
+};
 use crate::report::{CdfPlot, HLine, LinePlot, Plot, Report, Series};
 use crate::scenario::Scenario;
 use crate::stats::StatSet;
@@ -170,21 +172,20 @@ pub(super) fn write_stream_run(
             }),
         ],
         stats: stat_rows(stats),
-        files: vec![
-            ("resolved.ron".into(), "the scenario with every default filled in".into()),
-            ("stats.json".into(), "every stat with unit and description".into()),
+        files: [
+            scenario_and_stats_files(),
+            vec![
             ("frames.csv".into(), "per frame: in flight, pool, staging, throughput, loads, evictions, bottleneck, CPU ms, quality".into()),
             ("tiles.csv".into(), "per tile load: requested, submitted, read, decompressed, mapped, visible, evicted".into()),
             ("trace.json".into(), "Chrome/Perfetto trace in simulated time: NVMe IOs, MDU jobs per unit, frames (open in ui.perfetto.dev)".into()),
             ("signals.vcd".into(), "queue depths and occupancies per frame (open in GTKWave or Surfer)".into()),
         ],
+        ]
+        .concat(),
     };
-    let mut written = vec![
-        write(dir, "resolved.ron", &scenario.to_resolved_ron(dir))?,
-        write(dir, "stats.json", &stats.to_json())?,
-        write(dir, "frames.csv", &frames_csv(o))?,
-        write(dir, "tiles.csv", &tiles_csv(o))?,
-    ];
+    let mut written = write_scenario_and_stats(dir, scenario, stats)?;
+    written.push(write(dir, "frames.csv", &frames_csv(o))?);
+    written.push(write(dir, "tiles.csv", &tiles_csv(o))?);
     written.extend(super::trace_files::write_trace_files(dir, o)?);
     written.extend(crate::report::write_report(&report, dir)?);
     Ok(written)
