@@ -41,8 +41,24 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", describe(&e));
             ExitCode::from(2)
         }
     }
+}
+
+/// The error and its causes on one line, leaving out a cause whose text the message
+/// already contains (most of sfsim's errors quote their source).
+fn describe(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let part = cause.to_string();
+        if !text.contains(&part) {
+            if !text.is_empty() {
+                text.push_str(": ");
+            }
+            text.push_str(&part);
+        }
+    }
+    text
 }

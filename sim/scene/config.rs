@@ -82,10 +82,10 @@ impl SceneConfig {
                 format!("{} is out of range; expected 1..=4096", sets.count),
             ));
         }
-        if !(8..=16_384).contains(&sets.size) {
+        if !(8..=16_384).contains(&sets.size) || !sets.size.is_power_of_two() {
             return Err(ConfigError::new(
                 "texture_sets.size",
-                format!("{} is out of range; expected 8..=16384 texels", sets.size),
+                format!("{} is out of range; expected a power of two in 8..=16384 texels (tile and MinMip arithmetic assumes halving mips)", sets.size),
             ));
         }
         if !(1..=3).contains(&self.layers) {
