@@ -87,6 +87,8 @@ pub struct Engine {
     next_load: u64,
     mapping_free_at: Time,
     mappings: VecDeque<(Time, Vec<TileId>)>,
+    /// Tiles whose `referenced` flag this analysis pass set (so it resets only those).
+    referenced: Vec<TileId>,
     /// Feedback waiting for readback: (frame time it was written, requested tiles).
     readback: VecDeque<(Time, Vec<(u32, TileCoord)>)>,
     content: Box<dyn ContentModel>,
@@ -125,6 +127,7 @@ impl Engine {
             mapping_free_at: Time::ZERO,
             mappings: VecDeque::new(),
             readback: VecDeque::new(),
+            referenced: Vec::new(),
             content,
             records: Vec::new(),
             access_per_mip: vec![0; 16],
@@ -434,9 +437,13 @@ impl Engine {
     fn touch(&mut self, id: TileId, written: Time) {
         let s = self.state_mut(id);
         s.last_seen = s.last_seen.max(written);
-        s.referenced = true;
+        if !s.referenced {
+            s.referenced = true;
+            self.referenced.push(id);
+        }
+        let s = self.state(id);
         if s.status == Status::Absent {
-            s.status = Status::Seen;
+            self.state_mut(id).status = Status::Seen;
             self.seen.push(id);
             self.records.push(TileRecord::new(id, written));
             let n = self.records.len() as u32 - 1;
@@ -467,10 +474,8 @@ impl Engine {
             let s = self.state_mut(id);
             s.unreferenced_frames = if s.referenced { 0 } else { s.unreferenced_frames + 1 };
         }
-        for tex in &mut self.textures {
-            for s in tex.states.iter_mut().filter(|s| s.referenced) {
-                s.referenced = false;
-            }
+        for id in std::mem::take(&mut self.referenced) {
+            self.state_mut(id).referenced = false;
         }
         // Seen tiles nobody asked for within the eviction horizon are dropped.
         let horizon = match self.cfg.eviction {

@@ -7,8 +7,8 @@ use super::{RayCamera, SamplePattern, Scene};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sfsim_models::gpu::{
-    linear_mips, sample, sample_lods, FeedbackArray, FeedbackLayout, Filter, Footprint, Lod53, MinMipFeedbackSlice,
-    MinMipMap, MipRegionUsedFeedback, SamplerDesc, SmallTailPolicy,
+    linear_mips, FeedbackArray, FeedbackLayout, Filter, Footprint, Lod53, MinMipFeedbackSlice, MinMipMap,
+    MipRegionUsedFeedback, PreparedSampler, SamplerDesc, SmallTailPolicy,
 };
 use sfsim_models::texture::TileCoord;
 use sfsim_models::ConfigError;
@@ -164,7 +164,8 @@ struct Traced {
     y: u32,
     hit: bool,
     uv: (f64, f64),
-    samples: Vec<TracedSample>,
+    /// Its texture reads in the chunk's sample buffer.
+    samples: std::ops::Range<usize>,
 }
 
 /// One texture read of a traced pixel: its LODs and, when feedback follows the footprint,
@@ -190,6 +191,10 @@ pub struct FeedbackRenderer<'s> {
     minmip: Vec<MinMipMap>,
     /// Textures whose samples write feedback (all by default).
     writes_feedback: Vec<bool>,
+    /// Each texture's sampler, checked once.
+    samplers: Vec<PreparedSampler>,
+    /// Textures whose feedback maps were written since the last clear.
+    written: Vec<bool>,
 }
 
 impl<'s> FeedbackRenderer<'s> {
@@ -239,7 +244,26 @@ impl<'s> FeedbackRenderer<'s> {
                 .map_err(|e| ConfigError::new("feedback", e.to_string()))?,
         };
         let writes_feedback = vec![true; scene.textures.len()];
-        Ok(FeedbackRenderer { scene, cfg: *cfg, pattern, layouts, arrays, slots, region_used, minmip, writes_feedback })
+        let samplers = scene
+            .textures
+            .iter()
+            .map(|d| PreparedSampler::new(&cfg.sampler, d.width, d.height, d.mip_levels))
+            .collect::<Result<_, _>>()
+            .map_err(|e| ConfigError::new("sampler", e.to_string()))?;
+        let written = vec![false; scene.textures.len()];
+        Ok(FeedbackRenderer {
+            scene,
+            cfg: *cfg,
+            pattern,
+            layouts,
+            arrays,
+            slots,
+            region_used,
+            minmip,
+            writes_feedback,
+            samplers,
+            written,
+        })
     }
 
     pub fn scene(&self) -> &Scene {
@@ -258,6 +282,7 @@ impl<'s> FeedbackRenderer<'s> {
         for m in &mut self.region_used {
             m.clear();
         }
+        self.written.iter_mut().for_each(|w| *w = false);
     }
 
     /// Feedback map size of a texture (feedback texels).
@@ -332,37 +357,47 @@ impl<'s> FeedbackRenderer<'s> {
         let chosen = self.pattern.pixels(w, h, seed, frame);
         // Ray casting and sampling read only shared state: done on all cores, in pixel
         // order chunks, so the results (and then the writes) are in a fixed order.
-        let traced: Vec<Vec<Traced>> = {
+        let traced: Vec<(Vec<Traced>, Vec<TracedSample>)> = {
             let this = &*self;
-            chosen.par_chunks(256).map(|chunk| chunk.iter().map(|&(x, y)| this.trace(camera, x, y)).collect()).collect()
+            chosen
+                .par_chunks(256)
+                .map(|chunk| {
+                    let mut samples = Vec::with_capacity(chunk.len() * 3);
+                    let pixels = chunk.iter().map(|&(x, y)| this.trace(camera, x, y, &mut samples)).collect();
+                    (pixels, samples)
+                })
+                .collect()
         };
         let mut stats = FrameStats::default();
-        for t in traced.iter().flatten() {
-            stats.samples += 1;
-            if !t.hit {
-                continue;
-            }
-            stats.hits += 1;
-            for (k, s) in t.samples.iter().enumerate() {
-                let tex = &s.texture;
-                stats.texture_samples += 1;
-                let deficit = f64::from(s.effective - s.desired).max(0.0);
-                stats.lod_deficit_sum += deficit;
-                if deficit >= 1.0 {
-                    stats.blurry += 1;
+        for (chunk_pixels, chunk_samples) in &traced {
+            for t in chunk_pixels {
+                stats.samples += 1;
+                if !t.hit {
+                    continue;
                 }
-                if self.writes_feedback[*tex as usize] {
-                    self.write_feedback(*tex, t.uv, s);
-                }
-                if k == 0 {
-                    if let Some(out) = pixels.as_deref_mut() {
-                        out.push(PixelLods {
-                            x: t.x,
-                            y: t.y,
-                            texture: *tex,
-                            desired: s.desired,
-                            effective: s.effective,
-                        });
+                stats.hits += 1;
+                for (k, s) in chunk_samples[t.samples.clone()].iter().enumerate() {
+                    let tex = &s.texture;
+                    stats.texture_samples += 1;
+                    let deficit = f64::from(s.effective - s.desired).max(0.0);
+                    stats.lod_deficit_sum += deficit;
+                    if deficit >= 1.0 {
+                        stats.blurry += 1;
+                    }
+                    if self.writes_feedback[*tex as usize] {
+                        self.written[*tex as usize] = true;
+                        self.write_feedback(*tex, t.uv, s);
+                    }
+                    if k == 0 {
+                        if let Some(out) = pixels.as_deref_mut() {
+                            out.push(PixelLods {
+                                x: t.x,
+                                y: t.y,
+                                texture: *tex,
+                                desired: s.desired,
+                                effective: s.effective,
+                            });
+                        }
                     }
                 }
             }
@@ -402,35 +437,35 @@ impl<'s> FeedbackRenderer<'s> {
     }
 
     /// Casts one pixel's ray and samples every texture of the material it hits.
-    fn trace(&self, camera: &RayCamera, x: u32, y: u32) -> Traced {
+    fn trace(&self, camera: &RayCamera, x: u32, y: u32, out: &mut Vec<TracedSample>) -> Traced {
+        let start = out.len();
         let Some(hit) = camera.cast(&self.scene.shapes, &self.scene.bvh, x, y) else {
-            return Traced { x, y, hit: false, uv: (0.0, 0.0), samples: Vec::new() };
+            return Traced { x, y, hit: false, uv: (0.0, 0.0), samples: start..start };
         };
         let uv = (hit.hit.uv.0.rem_euclid(1.0), hit.hit.uv.1.rem_euclid(1.0));
         let derivs = [hit.duv_dx.0, hit.duv_dx.1, hit.duv_dy.0, hit.duv_dy.1];
         let at_location = self.cfg.feedback.writes == FeedbackWrites::Location;
-        let samples = self
-            .scene
-            .textures_of(hit.object)
-            .filter_map(|texture| {
-                let desc = &self.scene.textures[texture as usize];
-                let minmip = Some(&self.minmip[texture as usize]);
-                let (w, h, mips) = (desc.width, desc.height, desc.mip_levels);
-                if at_location {
-                    let l = sample_lods(&self.cfg.sampler, uv, derivs, w, h, mips, minmip).ok()?;
-                    Some(TracedSample { texture, desired: l.desired_lod, effective: l.effective_lod, footprint: None })
-                } else {
-                    let s = sample(&self.cfg.sampler, uv, derivs, w, h, mips, minmip).ok()?;
-                    Some(TracedSample {
-                        texture,
-                        desired: s.desired_lod,
-                        effective: s.effective_lod,
-                        footprint: Some(s.feedback_footprint),
-                    })
-                }
-            })
-            .collect();
-        Traced { x, y, hit: true, uv, samples }
+        for texture in self.scene.textures_of(hit.object) {
+            let sampler = &self.samplers[texture as usize];
+            let minmip = Some(&self.minmip[texture as usize]);
+            let traced = if at_location {
+                sampler.lods(uv, derivs, minmip).ok().map(|l| TracedSample {
+                    texture,
+                    desired: l.desired_lod,
+                    effective: l.effective_lod,
+                    footprint: None,
+                })
+            } else {
+                sampler.sample(uv, derivs, minmip).ok().map(|s| TracedSample {
+                    texture,
+                    desired: s.desired_lod,
+                    effective: s.effective_lod,
+                    footprint: Some(s.feedback_footprint),
+                })
+            };
+            out.extend(traced);
+        }
+        Traced { x, y, hit: true, uv, samples: start..out.len() }
     }
 
     /// Adds the standard tiles the feedback maps request to `out` as (texture, tile): for
@@ -438,6 +473,9 @@ impl<'s> FeedbackRenderer<'s> {
     /// texel's region. Requests into the packed tail need no tile (it is always resident).
     pub fn requested_tiles(&self, out: &mut HashSet<(u32, TileCoord)>) {
         for (tex, desc) in self.scene.textures.iter().enumerate() {
+            if !self.written[tex] {
+                continue;
+            }
             let layout = &self.layouts[tex];
             let (rw, rh) = (layout.region_width(), layout.region_height());
             let (tw, th) = desc.format.tile_texels();

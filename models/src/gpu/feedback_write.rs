@@ -162,11 +162,12 @@ impl FeedbackLayout {
     /// `policy`.
     pub fn recorded_value(&self, desired_lod: f32, policy: SmallTailPolicy) -> Lod53 {
         let value = Lod53::from_lod(desired_lod);
-        match (policy, self.first_small_tail_mip()) {
-            (SmallTailPolicy::FirstSmallTailMip, Some(first)) if value.mip() > first => {
-                // `first` < mip_count <= 15, so it always encodes.
-                Lod53::from_mip(first).unwrap_or(value)
-            }
+        if policy == SmallTailPolicy::Exact {
+            return value;
+        }
+        match self.first_small_tail_mip() {
+            // `first` < mip_count <= 15, so it always encodes.
+            Some(first) if value.mip() > first => Lod53::from_mip(first).unwrap_or(value),
             _ => value,
         }
     }

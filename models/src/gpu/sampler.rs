@@ -148,29 +148,7 @@ pub fn sample(
     mip_count: u32,
     minmip: Option<&MinMipMap>,
 ) -> Result<Sample, GpuError> {
-    let l = sample_lods(desc, uv, derivs, tex_w, tex_h, mip_count, minmip)?;
-    let probes = match desc.filter {
-        Filter::Anisotropic { max_aniso } => {
-            aniso_probes(uv, l.ratio, l.major, max_aniso, f64::from(tex_w), f64::from(tex_h))
-        }
-        _ => Probes { uvs: vec![uv] },
-    };
-    let dims = (tex_w, tex_h, mip_count);
-    let feedback_footprint = footprint(desc.filter, &probes, l.desired, dims);
-    // Unclamped samples read exactly what feedback traces: reuse it.
-    let read_footprint = if l.effective == l.desired {
-        feedback_footprint.clone()
-    } else {
-        footprint(desc.filter, &probes, l.effective, dims)
-    };
-    Ok(Sample {
-        desired_lod: l.desired_lod,
-        clamp: l.clamp,
-        effective_lod: l.effective_lod,
-        anisotropy: l.anisotropy,
-        footprint: read_footprint,
-        feedback_footprint,
-    })
+    PreparedSampler::new(desc, tex_w, tex_h, mip_count)?.sample(uv, derivs, minmip)
 }
 
 /// The LOD part of [`sample`]: same checks, same values, no footprints.
@@ -183,55 +161,105 @@ pub fn sample_lods(
     mip_count: u32,
     minmip: Option<&MinMipMap>,
 ) -> Result<Lods, GpuError> {
-    desc.validate()?;
-    check_dim("texture width", tex_w)?;
-    check_dim("texture height", tex_h)?;
-    let max = full_mip_count(tex_w, tex_h);
-    if mip_count == 0 || mip_count > max {
-        return Err(GpuError::MipCount { mip_count, max });
-    }
-    if !uv.0.is_finite() || !uv.1.is_finite() {
-        return Err(GpuError::NonFinite("uv"));
-    }
-    if derivs.iter().any(|d| !d.is_finite()) {
-        return Err(GpuError::NonFinite("uv derivatives"));
-    }
+    PreparedSampler::new(desc, tex_w, tex_h, mip_count)?.lods(uv, derivs, minmip)
+}
 
-    let (w, h) = (f64::from(tex_w), f64::from(tex_h));
-    let dx = (derivs[0] * w, derivs[1] * h);
-    let dy = (derivs[2] * w, derivs[3] * h);
-    let (lod, ratio, major) = match desc.filter {
-        Filter::Anisotropic { max_aniso } => {
-            let a = anisotropic_lod(dx, dy, max_aniso);
-            (a.lod, a.ratio, a.major)
+/// A sampler bound to one texture's size, its settings checked once: for hot loops that
+/// sample the same texture many times.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PreparedSampler {
+    desc: SamplerDesc,
+    tex_w: u32,
+    tex_h: u32,
+    mip_count: u32,
+}
+
+impl PreparedSampler {
+    /// Errors as [`sample`] does for the sampler and texture.
+    pub fn new(desc: &SamplerDesc, tex_w: u32, tex_h: u32, mip_count: u32) -> Result<Self, GpuError> {
+        desc.validate()?;
+        check_dim("texture width", tex_w)?;
+        check_dim("texture height", tex_h)?;
+        let max = full_mip_count(tex_w, tex_h);
+        if mip_count == 0 || mip_count > max {
+            return Err(GpuError::MipCount { mip_count, max });
         }
-        _ => (isotropic_lod(dx, dy), 1.0, (0.0, 0.0)),
-    };
+        Ok(PreparedSampler { desc: *desc, tex_w, tex_h, mip_count })
+    }
 
-    // D3D: clampedLOD = max(MinLOD, min(MaxLOD, LOD + bias)); f64::min/max drop a NaN
-    // operand exactly like D3D's min/max, so NaN cannot reach mip selection.
-    let max_lod = f64::from(mip_count - 1);
-    let desired = (lod + f64::from(desc.lod_bias)).min(max_lod).max(0.0);
-
-    let clamp = match minmip {
-        None => 0.0,
-        Some(map) => match &desc.minmip {
-            Some(filter) => map.clamp_filtered(filter, uv.0, uv.1),
-            None => map.clamp_point(uv.0, uv.1),
+    /// As [`sample_lods`]; only `uv` and `derivs` are checked here.
+    pub fn lods(&self, uv: (f64, f64), derivs: [f64; 4], minmip: Option<&MinMipMap>) -> Result<Lods, GpuError> {
+        let desc = &self.desc;
+        if !uv.0.is_finite() || !uv.1.is_finite() {
+            return Err(GpuError::NonFinite("uv"));
         }
-        .ok_or(GpuError::NonFinite("uv"))?,
-    };
-    let effective = desired.max(f64::from(clamp));
-    Ok(Lods {
-        desired_lod: desired as f32,
-        clamp,
-        effective_lod: effective as f32,
-        anisotropy: ratio as f32,
-        desired,
-        effective,
-        ratio,
-        major,
-    })
+        if derivs.iter().any(|d| !d.is_finite()) {
+            return Err(GpuError::NonFinite("uv derivatives"));
+        }
+        let (w, h) = (f64::from(self.tex_w), f64::from(self.tex_h));
+        let dx = (derivs[0] * w, derivs[1] * h);
+        let dy = (derivs[2] * w, derivs[3] * h);
+        let (lod, ratio, major) = match desc.filter {
+            Filter::Anisotropic { max_aniso } => {
+                let a = anisotropic_lod(dx, dy, max_aniso);
+                (a.lod, a.ratio, a.major)
+            }
+            _ => (isotropic_lod(dx, dy), 1.0, (0.0, 0.0)),
+        };
+
+        // D3D: clampedLOD = max(MinLOD, min(MaxLOD, LOD + bias)); f64::min/max drop a NaN
+        // operand exactly like D3D's min/max, so NaN cannot reach mip selection.
+        let max_lod = f64::from(self.mip_count - 1);
+        let desired = (lod + f64::from(desc.lod_bias)).min(max_lod).max(0.0);
+
+        let clamp = match minmip {
+            None => 0.0,
+            Some(map) => match &desc.minmip {
+                Some(filter) => map.clamp_filtered(filter, uv.0, uv.1),
+                None => map.clamp_point(uv.0, uv.1),
+            }
+            .ok_or(GpuError::NonFinite("uv"))?,
+        };
+        let effective = desired.max(f64::from(clamp));
+        Ok(Lods {
+            desired_lod: desired as f32,
+            clamp,
+            effective_lod: effective as f32,
+            anisotropy: ratio as f32,
+            desired,
+            effective,
+            ratio,
+            major,
+        })
+    }
+
+    /// As [`sample`].
+    pub fn sample(&self, uv: (f64, f64), derivs: [f64; 4], minmip: Option<&MinMipMap>) -> Result<Sample, GpuError> {
+        let l = self.lods(uv, derivs, minmip)?;
+        let (tex_w, tex_h, mip_count) = (self.tex_w, self.tex_h, self.mip_count);
+        let probes = match self.desc.filter {
+            Filter::Anisotropic { max_aniso } => {
+                aniso_probes(uv, l.ratio, l.major, max_aniso, f64::from(tex_w), f64::from(tex_h))
+            }
+            _ => Probes { uvs: vec![uv] },
+        };
+        let dims = (tex_w, tex_h, mip_count);
+        let feedback_footprint = footprint(self.desc.filter, &probes, l.desired, dims);
+        // Unclamped samples read exactly what feedback traces: reuse it.
+        let read_footprint = if l.effective == l.desired {
+            feedback_footprint.clone()
+        } else {
+            footprint(self.desc.filter, &probes, l.effective, dims)
+        };
+        Ok(Sample {
+            desired_lod: l.desired_lod,
+            clamp: l.clamp,
+            effective_lod: l.effective_lod,
+            anisotropy: l.anisotropy,
+            footprint: read_footprint,
+            feedback_footprint,
+        })
+    }
 }
 
 /// `ceil(ratio)` probe centres (1..=max_aniso) spread over the major axis (texels of mip
