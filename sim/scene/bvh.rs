@@ -73,18 +73,21 @@ impl Bvh {
         let mut best: Option<u32> = None;
         let mut t_max = f64::INFINITY;
         // A median-split tree over ≤ 2^32 objects is < 64 deep: a fixed stack suffices.
-        let mut stack = [0u32; 128];
+        // Entries carry the node's entry distance, so a node is not slab-tested twice: it
+        // is still worth visiting iff it is entered before the nearest hit so far.
+        let mut stack = [(0u32, 0f64); 128];
         let mut depth = 0usize;
-        if root.bounds.hit(origin, inv, t_max).is_some() {
+        if let Some(entry) = root.bounds.hit(origin, inv, t_max) {
+            stack[0] = (0, entry);
             depth = 1;
         }
         while depth > 0 {
             depth -= 1;
-            let index = stack[depth];
-            let node = &self.nodes[index as usize];
-            if node.bounds.hit(origin, inv, t_max).is_none() {
+            let (index, entry) = stack[depth];
+            if entry > t_max {
                 continue;
             }
+            let node = &self.nodes[index as usize];
             if node.count > 0 {
                 for &object in &self.order[node.first as usize..(node.first + node.count) as usize] {
                     if let Some(t) = shapes[object as usize].hit_distance(origin, dir, t_max) {
@@ -98,21 +101,21 @@ impl Bvh {
             let (l, r) = (node.first, node.first + 1);
             let dl = self.nodes[l as usize].bounds.hit(origin, inv, t_max);
             let dr = self.nodes[r as usize].bounds.hit(origin, inv, t_max);
-            let mut push = |n: u32| {
-                stack[depth] = n;
+            let mut push = |n: u32, entry: f64| {
+                stack[depth] = (n, entry);
                 depth += 1;
             };
             match (dl, dr) {
                 (Some(a), Some(b)) if a <= b => {
-                    push(r);
-                    push(l);
+                    push(r, b);
+                    push(l, a);
                 }
-                (Some(_), Some(_)) => {
-                    push(l);
-                    push(r);
+                (Some(a), Some(b)) => {
+                    push(l, a);
+                    push(r, b);
                 }
-                (Some(_), None) => push(l),
-                (None, Some(_)) => push(r),
+                (Some(a), None) => push(l, a),
+                (None, Some(b)) => push(r, b),
                 (None, None) => {}
             }
         }
