@@ -97,7 +97,7 @@ fn write_render_run(
     let mut csv = String::from("frame,time_s,samples,hits,texture_samples,feedback_texels,tiles_requested,tiles_seen,lod_deficit_mean,blurry_share\n");
     for r in &outcome.frames {
         let s = &r.stats;
-        let blurry = if s.texture_samples > 0 { s.blurry as f64 / s.texture_samples as f64 } else { 0.0 };
+        let blurry = s.blurry_share();
         let _ = writeln!(
             csv,
             "{},{},{},{},{},{},{},{},{:.4},{:.4}",
@@ -116,13 +116,7 @@ fn write_render_run(
     let t = |f: &dyn Fn(&FrameRow) -> f64| -> Vec<(f64, f64)> {
         outcome.frames.iter().map(|r| (r.time.as_secs_f64(), f(r))).collect()
     };
-    let blurry = |r: &FrameRow| {
-        if r.stats.texture_samples > 0 {
-            r.stats.blurry as f64 / r.stats.texture_samples as f64
-        } else {
-            0.0
-        }
-    };
+    let blurry = |r: &FrameRow| r.stats.blurry_share();
     let (title, subtitle) = header(scenario, "render workload");
     let report = Report {
         title,

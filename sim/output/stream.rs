@@ -21,7 +21,7 @@ fn frames_csv(o: &StreamOutcome) -> String {
     for r in &o.frames {
         let e = &r.engine;
         let s = &r.sampler;
-        let blurry = if s.texture_samples > 0 { s.blurry as f64 / s.texture_samples as f64 } else { 0.0 };
+        let blurry = s.blurry_share();
         let _ = writeln!(
             csv,
             "{},{},{},{},{},{:.3},{},{:.3},{:.4},{:.4},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{},{},{:.4},{:.4}",
@@ -152,7 +152,7 @@ pub(super) fn write_stream_run(
                     Series { label: "mean deficit (mips)".into(), points: t(&|r| r.sampler.mean_lod_deficit().unwrap_or(0.0)) },
                     Series {
                         label: "share ≥ 1 mip blurry".into(),
-                        points: t(&|r| if r.sampler.texture_samples > 0 { r.sampler.blurry as f64 / r.sampler.texture_samples as f64 } else { 0.0 }),
+                        points: t(&|r| r.sampler.blurry_share()),
                     },
                 ],
                 hlines: vec![],

@@ -143,6 +143,15 @@ pub struct FrameStats {
 }
 
 impl FrameStats {
+    /// Share of texture samples at least one mip blurrier than desired (0 without samples).
+    pub fn blurry_share(&self) -> f64 {
+        if self.texture_samples > 0 {
+            self.blurry as f64 / self.texture_samples as f64
+        } else {
+            0.0
+        }
+    }
+
     pub fn mean_lod_deficit(&self) -> Option<f64> {
         (self.texture_samples > 0).then(|| self.lod_deficit_sum / self.texture_samples as f64)
     }
