@@ -187,3 +187,21 @@ fn streaming_stats_are_byte_identical_across_runs() {
     }
     assert_eq!(bytes[0], bytes[1]);
 }
+
+#[test]
+fn shared_feedback_per_set_loads_sets_in_fewer_ios_at_the_same_quality() {
+    let run_with = |policy: &str| {
+        let scenario = load("scenarios/quickstart.ron", &[&format!("workload.engine.feedback={policy}"), "duration=2s"]);
+        run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {}).unwrap().stats
+    };
+    let (own, shared) = (run_with("PerTexture"), run_with("SharedPerSet"));
+    // One IO carries a set's diffuse, normal and specular tiles.
+    assert!(stat(&shared, "engine.loads") < 0.5 * stat(&own, "engine.loads"));
+    assert!(stat(&shared, "engine.tiles_loaded") > 0.8 * stat(&own, "engine.tiles_loaded"));
+    // Each texture gets its own coarser parents, so normal maps (other tile shape, other
+    // packed tail) are as sharp as with their own feedback.
+    let (q_own, q_shared) = (stat(&own, "quality.lod_deficit.mean"), stat(&shared, "quality.lod_deficit.mean"));
+    assert!(q_shared < 2.0 * q_own + 0.02, "LOD deficit {q_shared} shared vs {q_own} own");
+    // Analysis reads a third of the feedback texels.
+    assert!(stat(&shared, "cpu.analysis") < 0.5 * stat(&own, "cpu.analysis"));
+}

@@ -455,15 +455,20 @@ impl Engine {
         report.texels_analysed += requested.len() as u64;
         report.cpu_analysis += Time(self.cfg.cpu.analysis_per_texel.0 * requested.len() as u64);
         for &(texture, tile) in requested {
-            let first_packed = self.textures[texture as usize].desc.first_packed_mip();
-            for mip in tile.mip..first_packed {
-                let shift = mip - tile.mip;
-                let coord = TileCoord { mip, x: tile.x >> shift, y: tile.y >> shift };
-                self.access_per_mip[(mip as usize).min(15)] += 1;
-                for t in self.group_of(texture) {
-                    let desc = self.textures[t as usize].desc;
-                    for c in companion_tiles(&self.textures[texture as usize].desc, coord, &desc) {
-                        let id = TileId { texture: t, index: desc.tile_index(c) };
+            let from = self.textures[texture as usize].desc;
+            for t in self.group_of(texture) {
+                // Each texture's own coarser parents, up to its own packed tail: a set's
+                // textures can have different tile shapes and tails.
+                let to = self.textures[t as usize].desc;
+                let first_packed = to.first_packed_mip();
+                for c in companion_tiles(&from, tile, &to) {
+                    for mip in c.mip..first_packed {
+                        let shift = mip - c.mip;
+                        let coord = TileCoord { mip, x: c.x >> shift, y: c.y >> shift };
+                        if t == texture {
+                            self.access_per_mip[(mip as usize).min(15)] += 1;
+                        }
+                        let id = TileId { texture: t, index: to.tile_index(coord) };
                         self.touch(id, written);
                     }
                 }
@@ -666,12 +671,17 @@ impl Engine {
     }
 }
 
-/// The tiles of `to` (same size, maybe another tile shape) that cover `tile` of `from`.
+/// The standard tiles of `to` (same size, maybe another tile shape) that cover `tile` of
+/// `from`; none when that mip is in `to`'s packed tail.
 fn companion_tiles(
     from: &sfsim_models::texture::TextureDesc,
     tile: TileCoord,
     to: &sfsim_models::texture::TextureDesc,
 ) -> Vec<TileCoord> {
+    // In `to`'s packed tail there is no standard tile to name (it is always resident).
+    if tile.mip >= to.first_packed_mip() {
+        return Vec::new();
+    }
     if from.format.tile_texels() == to.format.tile_texels() {
         return vec![tile];
     }
