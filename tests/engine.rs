@@ -191,7 +191,8 @@ fn streaming_stats_are_byte_identical_across_runs() {
 #[test]
 fn shared_feedback_per_set_loads_sets_in_fewer_ios_at_the_same_quality() {
     let run_with = |policy: &str| {
-        let scenario = load("scenarios/quickstart.ron", &[&format!("workload.engine.feedback={policy}"), "duration=2s"]);
+        let scenario =
+            load("scenarios/quickstart.ron", &[&format!("workload.engine.feedback={policy}"), "duration=2s"]);
         run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {}).unwrap().stats
     };
     let (own, shared) = (run_with("PerTexture"), run_with("SharedPerSet"));
