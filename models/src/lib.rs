@@ -11,8 +11,10 @@
 //! - [`mdu`]: the two-unit Memory Decompression Unit's timing.
 //! - [`texture`]: BC formats, 64 KiB tile shapes, mip chains, the packed tail, tile
 //!   addressing, MinMip and feedback map sizes.
+//! - [`codec`]: the MDU's functional stages (zlib, BCPack stand-in, swizzle) and BC formats.
 //! - [`gpu`]: 5.3 LOD values, sampler feedback maps, MinMip maps and filter, the sampler.
 
+pub mod codec;
 pub mod config;
 pub mod gpu;
 pub mod mdu;
