@@ -8,13 +8,14 @@ pub mod geometry;
 pub mod pattern;
 pub mod raycast;
 mod render;
+pub mod visibility;
 
 pub use build::{Scene, TextureKind};
 pub use bvh::Bvh;
 pub use config::{ObjectGroup, SceneConfig, TextureSets};
 pub use geometry::{Aabb, Shape, SurfaceHit};
 pub use pattern::SamplePattern;
-pub use raycast::{PixelHit, RayCamera};
+pub use raycast::{PixelHit, PrimaryRay, RayCamera};
 pub use render::{
     FeedbackConfig, FeedbackKind, FeedbackRenderer, FeedbackWrites, FrameStats, PixelLods, RenderConfig, Residency,
 };

@@ -5,6 +5,8 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+pub use super::visibility::SampleGrid;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SamplePattern {
     block_w: u32,
@@ -31,11 +33,19 @@ impl SamplePattern {
     /// The pixels sampled in `frame`, row-major by block. Blocks cut by the screen edge
     /// still sample inside the screen.
     pub fn pixels(&self, width: u32, height: u32, seed: u64, frame: u64) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        self.pixels_into(width, height, seed, frame, &mut out);
+        out
+    }
+
+    /// As [`pixels`](Self::pixels), into a reused buffer.
+    pub fn pixels_into(&self, width: u32, height: u32, seed: u64, frame: u64, out: &mut Vec<(u32, u32)>) {
+        out.clear();
         if self.one_in() == 1 {
-            return (0..height).flat_map(|y| (0..width).map(move |x| (x, y))).collect();
+            out.extend((0..height).flat_map(|y| (0..width).map(move |x| (x, y))));
+            return;
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ frame.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let mut out = Vec::with_capacity(((width / self.block_w + 1) * (height / self.block_h + 1)) as usize);
         for by in (0..height).step_by(self.block_h as usize) {
             for bx in (0..width).step_by(self.block_w as usize) {
                 let w = self.block_w.min(width - bx);
@@ -43,7 +53,16 @@ impl SamplePattern {
                 out.push((bx + rng.gen_range(0..w), by + rng.gen_range(0..h)));
             }
         }
-        out
+    }
+
+    /// How the samples of a `width` × `height` frame lie in blocks.
+    pub fn grid(&self, width: u32, height: u32) -> SampleGrid {
+        SampleGrid {
+            block_w: self.block_w,
+            block_h: self.block_h,
+            blocks_x: width.div_ceil(self.block_w),
+            blocks_y: height.div_ceil(self.block_h),
+        }
     }
 }
 
@@ -65,5 +84,7 @@ mod tests {
         assert_eq!(p.pixels(64, 64, 7, 3), p.pixels(64, 64, 7, 3));
         assert_ne!(p.pixels(64, 64, 7, 3), p.pixels(64, 64, 7, 4));
         assert!(p.pixels(70, 70, 1, 0).iter().all(|&(x, y)| x < 70 && y < 70));
+        let g = p.grid(70, 70);
+        assert_eq!((g.blocks_x * g.blocks_y) as usize, p.pixels(70, 70, 1, 0).len());
     }
 }

@@ -51,18 +51,63 @@ impl RayCamera {
         (self.forward + self.right * x + self.up * y, self.right * sx, -self.up * sy)
     }
 
-    /// Casts the ray through the centre of pixel (x, y).
-    pub fn cast(&self, shapes: &[Shape], bvh: &Bvh, x: u32, y: u32) -> Option<PixelHit> {
+    /// The normalized ray through the centre of pixel (x, y) and its direction
+    /// differentials per pixel step.
+    pub fn primary_ray(&self, x: u32, y: u32) -> PrimaryRay {
         let (d, ddx, ddy) = self.direction(f64::from(x) + 0.5, f64::from(y) + 0.5);
         let len = d.length();
         let dir = d / len;
         // Derivative of the normalized direction: (d'·|d|² − d·(d·d')) / |d|³.
         let norm_deriv = |dd: DVec3| (dd * d.dot(d) - d * d.dot(dd)) / (len * len * len);
-        let (object, hit) = bvh.nearest(shapes, self.position, dir)?;
-        let duv_dx = uv_derivative(&hit, dir, norm_deriv(ddx));
-        let duv_dy = uv_derivative(&hit, dir, norm_deriv(ddy));
-        Some(PixelHit { object, hit, duv_dx, duv_dy })
+        PrimaryRay { dir, ddir_dx: norm_deriv(ddx), ddir_dy: norm_deriv(ddy) }
     }
+
+    /// The pixel's hit from the object a visibility pass found nearest along `ray`.
+    pub fn shade(&self, shapes: &[Shape], ray: &PrimaryRay, object: u32) -> Option<PixelHit> {
+        let hit = shapes[object as usize].intersect(self.position, ray.dir, f64::INFINITY)?;
+        Some(PixelHit {
+            object,
+            hit,
+            duv_dx: uv_derivative(&hit, ray.dir, ray.ddir_dx),
+            duv_dy: uv_derivative(&hit, ray.dir, ray.ddir_dy),
+        })
+    }
+
+    /// Casts the ray through the centre of pixel (x, y).
+    pub fn cast(&self, shapes: &[Shape], bvh: &Bvh, x: u32, y: u32) -> Option<PixelHit> {
+        let ray = self.primary_ray(x, y);
+        let (object, hit) = bvh.nearest(shapes, self.position, ray.dir)?;
+        Some(PixelHit {
+            object,
+            hit,
+            duv_dx: uv_derivative(&hit, ray.dir, ray.ddir_dx),
+            duv_dy: uv_derivative(&hit, ray.dir, ray.ddir_dy),
+        })
+    }
+
+    /// Where a world point lands on the screen (pixel coordinates, continuous: pixel
+    /// (x, y)'s centre is (x + 0.5, y + 0.5)), or `None` when it is not in front of the
+    /// camera.
+    pub fn project(&self, point: DVec3) -> Option<(f64, f64)> {
+        let rel = point - self.position;
+        let z = rel.dot(self.forward);
+        if z <= 1e-9 {
+            return None;
+        }
+        let sx = 2.0 * self.tan_half_fov_y * self.aspect() / f64::from(self.width);
+        let sy = 2.0 * self.tan_half_fov_y / f64::from(self.height);
+        let x = rel.dot(self.right) / z / sx + f64::from(self.width) * 0.5;
+        let y = f64::from(self.height) * 0.5 - rel.dot(self.up) / z / sy;
+        Some((x, y))
+    }
+}
+
+/// A primary ray: its unit direction and how the direction changes per pixel in x and y.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PrimaryRay {
+    pub dir: DVec3,
+    pub ddir_dx: DVec3,
+    pub ddir_dy: DVec3,
 }
 
 /// Transfers a direction differential to the hit plane and expresses it in (u, v).

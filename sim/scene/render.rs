@@ -3,16 +3,17 @@
 //! texture's MinMip feedback map) and the effective LOD after its MinMip clamp (what the
 //! sample really reads; the gap is the visual-quality cost of missing tiles).
 
+use super::visibility::{Visibility, MISS};
 use super::{RayCamera, SamplePattern, Scene};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sfsim_models::gpu::{
-    linear_mips, FeedbackArray, FeedbackLayout, Filter, Footprint, Lod53, MinMipFeedbackSlice, MinMipMap,
+    linear_mips, DesiredLod, FeedbackArray, FeedbackLayout, Filter, Footprint, Lod53, MinMipFeedbackSlice, MinMipMap,
     MipRegionUsedFeedback, PreparedSampler, SamplerDesc, SmallTailPolicy,
 };
 use sfsim_models::texture::TileCoord;
 use sfsim_models::ConfigError;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 /// Which mips are resident when no streaming engine runs (the engine drives the MinMip
 /// maps itself).
@@ -167,6 +168,9 @@ pub struct PixelLods {
     pub effective: f32,
 }
 
+/// Samples per parallel work item.
+const CHUNK: usize = 256;
+
 /// One sampled pixel: the textures it read and what the sampler computed for each.
 struct Traced {
     x: u32,
@@ -204,6 +208,15 @@ pub struct FeedbackRenderer<'s> {
     samplers: Vec<PreparedSampler>,
     /// Textures whose feedback maps were written since the last clear.
     written: Vec<bool>,
+    /// Per-frame buffers, kept so that a frame allocates nothing once warm.
+    frame: FrameBuffers,
+}
+
+#[derive(Default)]
+struct FrameBuffers {
+    pixels: Vec<(u32, u32)>,
+    visibility: Visibility,
+    traced: Vec<(Vec<Traced>, Vec<TracedSample>)>,
 }
 
 impl<'s> FeedbackRenderer<'s> {
@@ -272,6 +285,7 @@ impl<'s> FeedbackRenderer<'s> {
             writes_feedback,
             samplers,
             written,
+            frame: FrameBuffers::default(),
         })
     }
 
@@ -363,22 +377,27 @@ impl<'s> FeedbackRenderer<'s> {
         mut pixels: Option<&mut Vec<PixelLods>>,
     ) -> FrameStats {
         let (w, h) = self.cfg.resolution;
-        let chosen = self.pattern.pixels(w, h, seed, frame);
-        // Ray casting and sampling read only shared state: done on all cores, in pixel
-        // order chunks, so the results (and then the writes) are in a fixed order.
-        let traced: Vec<(Vec<Traced>, Vec<TracedSample>)> = {
+        let mut bufs = std::mem::take(&mut self.frame);
+        self.pattern.pixels_into(w, h, seed, frame, &mut bufs.pixels);
+        bufs.visibility.run(camera, &self.scene.shapes, &bufs.pixels, self.pattern.grid(w, h));
+        // Shading and sampling read only shared state: done on all cores, in pixel-order
+        // chunks, so the results (and then the writes) are in a fixed order.
+        {
             let this = &*self;
-            chosen
-                .par_chunks(256)
-                .map(|chunk| {
-                    let mut samples = Vec::with_capacity(chunk.len() * 3);
-                    let pixels = chunk.iter().map(|&(x, y)| this.trace(camera, x, y, &mut samples)).collect();
-                    (pixels, samples)
-                })
-                .collect()
-        };
+            let (pixels, visibility) = (&bufs.pixels, &bufs.visibility);
+            bufs.traced.resize_with(pixels.len().div_ceil(CHUNK), Default::default);
+            bufs.traced.par_iter_mut().enumerate().for_each(|(c, (out_pixels, out_samples))| {
+                out_pixels.clear();
+                out_samples.clear();
+                let first = c * CHUNK;
+                for (i, &(x, y)) in pixels.iter().enumerate().skip(first).take(CHUNK) {
+                    out_pixels.push(this.trace(camera, visibility, i, x, y, out_samples));
+                }
+            });
+        }
+        let traced = &bufs.traced;
         let mut stats = FrameStats::default();
-        for (chunk_pixels, chunk_samples) in &traced {
+        for (chunk_pixels, chunk_samples) in traced {
             for t in chunk_pixels {
                 stats.samples += 1;
                 if !t.hit {
@@ -411,6 +430,7 @@ impl<'s> FeedbackRenderer<'s> {
                 }
             }
         }
+        self.frame = bufs;
         stats
     }
 
@@ -445,20 +465,40 @@ impl<'s> FeedbackRenderer<'s> {
         }
     }
 
-    /// Casts one pixel's ray and samples every texture of the material it hits.
-    fn trace(&self, camera: &RayCamera, x: u32, y: u32, out: &mut Vec<TracedSample>) -> Traced {
+    /// Shades sample `i` (pixel (x, y)) from the visibility pass and samples every texture
+    /// of the material it hits.
+    fn trace(
+        &self,
+        camera: &RayCamera,
+        visibility: &Visibility,
+        i: usize,
+        x: u32,
+        y: u32,
+        out: &mut Vec<TracedSample>,
+    ) -> Traced {
         let start = out.len();
-        let Some(hit) = camera.cast(&self.scene.shapes, &self.scene.bvh, x, y) else {
+        let object = visibility.nearest(i);
+        let hit = (object != MISS).then(|| camera.shade(&self.scene.shapes, visibility.ray(i), object)).flatten();
+        let Some(hit) = hit else {
             return Traced { x, y, hit: false, uv: (0.0, 0.0), samples: start..start };
         };
         let uv = (hit.hit.uv.0.rem_euclid(1.0), hit.hit.uv.1.rem_euclid(1.0));
         let derivs = [hit.duv_dx.0, hit.duv_dx.1, hit.duv_dy.0, hit.duv_dy.1];
         let at_location = self.cfg.feedback.writes == FeedbackWrites::Location;
+        // A set's textures usually share a size, hence the desired LOD.
+        let mut shared: Option<(&PreparedSampler, DesiredLod)> = None;
         for texture in self.scene.textures_of(hit.object) {
             let sampler = &self.samplers[texture as usize];
             let minmip = Some(&self.minmip[texture as usize]);
             let traced = if at_location {
-                sampler.lods(uv, derivs, minmip).ok().map(|l| TracedSample {
+                let desired = match shared {
+                    Some((s, d)) if s == sampler => Ok(d),
+                    _ => sampler.desired(derivs),
+                };
+                if let Ok(d) = desired {
+                    shared = Some((sampler, d));
+                }
+                desired.and_then(|d| sampler.clamped(uv, &d, minmip)).ok().map(|l| TracedSample {
                     texture,
                     desired: l.desired_lod,
                     effective: l.effective_lod,
@@ -480,7 +520,7 @@ impl<'s> FeedbackRenderer<'s> {
     /// Adds the standard tiles the feedback maps request to `out` as (texture, tile): for
     /// every feedback texel with a value, the tiles of its requested mip that cover the
     /// texel's region. Requests into the packed tail need no tile (it is always resident).
-    pub fn requested_tiles(&self, out: &mut HashSet<(u32, TileCoord)>) {
+    pub fn requested_tiles(&self, out: &mut impl Extend<(u32, TileCoord)>) {
         for (tex, desc) in self.scene.textures.iter().enumerate() {
             if !self.written[tex] {
                 continue;
@@ -501,7 +541,7 @@ impl<'s> FeedbackRenderer<'s> {
                 let y1 = ((((fy + 1) * rh).saturating_sub(1)) >> mip) / th;
                 for y in y0..=y1.min(info.tiles_y - 1) {
                     for x in x0..=x1.min(info.tiles_x - 1) {
-                        out.insert((tex as u32, TileCoord { mip, x, y }));
+                        out.extend(std::iter::once((tex as u32, TileCoord { mip, x, y })));
                     }
                 }
             };

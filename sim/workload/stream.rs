@@ -16,7 +16,6 @@ use sfsim_models::nvme::Transfer;
 use sfsim_models::texture::TileCoord;
 use sfsim_models::units::Time;
 use sfsim_models::ConfigError;
-use std::collections::HashSet;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -146,7 +145,6 @@ pub fn run(
     let mut request_latencies = Vec::new();
     let (mut transfers, mut jobs) = (Vec::new(), Vec::new());
     let (mut nvme_bytes, mut mdu_in, mut mdu_out) = (0u64, 0u64, 0u64);
-    let mut requested: HashSet<(u32, TileCoord)> = HashSet::new();
     let mut totals = FrameStats::default();
 
     while let Some((now, event)) = kernel.pop() {
@@ -168,11 +166,11 @@ pub fn run(
             renderer.clear_feedback();
             let camera = ray_camera(path.as_ref(), &render, n);
             let sampler = renderer.render(&camera, scenario.seed, n, None);
-            requested.clear();
+            let mut requested: Vec<(u32, TileCoord)> = Vec::new();
             renderer.requested_tiles(&mut requested);
-            let mut list: Vec<(u32, TileCoord)> = requested.iter().copied().collect();
-            list.sort_unstable();
-            engine.end_frame(now, list, &mut io, &mut renderer, &mut report);
+            requested.sort_unstable();
+            requested.dedup();
+            engine.end_frame(now, requested, &mut io, &mut renderer, &mut report);
             for t in io.device.drain_transfers() {
                 nvme_bytes += t.bytes;
                 transfers.push(t);

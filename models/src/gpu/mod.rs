@@ -41,4 +41,4 @@ pub use lod_select::{anisotropic_lod, isotropic_lod, linear_mips, nearest_mip, A
 pub use minmip::MinMipMap;
 pub use minmip_filter::{MinMipFilter, Offset, Slope};
 pub use region_used::MipRegionUsedFeedback;
-pub use sampler::{sample, sample_lods, Filter, Lods, PreparedSampler, Sample, SamplerDesc};
+pub use sampler::{sample, sample_lods, DesiredLod, Filter, Lods, PreparedSampler, Sample, SamplerDesc};

@@ -131,6 +131,14 @@ pub struct Lods {
     major: (f64, f64),
 }
 
+/// The desired LOD of a sample before any MinMip clamp (see [`PreparedSampler::desired`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DesiredLod {
+    desired: f64,
+    ratio: f64,
+    major: (f64, f64),
+}
+
 /// Samples a `tex_w x tex_h` texture of `mip_count` mips with `desc` at normalized `uv`.
 ///
 /// `derivs` = `[du/dx, dv/dx, du/dy, dv/dy]`: normalized UV per pixel (the shader's
@@ -189,10 +197,15 @@ impl PreparedSampler {
 
     /// As [`sample_lods`]; only `uv` and `derivs` are checked here.
     pub fn lods(&self, uv: (f64, f64), derivs: [f64; 4], minmip: Option<&MinMipMap>) -> Result<Lods, GpuError> {
+        let desired = self.desired(derivs)?;
+        self.clamped(uv, &desired, minmip)
+    }
+
+    /// The part of [`lods`](Self::lods) that depends only on the derivatives, the sampler
+    /// and the texture size: textures with equal `PreparedSampler`s share it, so a
+    /// material's textures of one size compute it once.
+    pub fn desired(&self, derivs: [f64; 4]) -> Result<DesiredLod, GpuError> {
         let desc = &self.desc;
-        if !uv.0.is_finite() || !uv.1.is_finite() {
-            return Err(GpuError::NonFinite("uv"));
-        }
         if derivs.iter().any(|d| !d.is_finite()) {
             return Err(GpuError::NonFinite("uv derivatives"));
         }
@@ -206,30 +219,37 @@ impl PreparedSampler {
             }
             _ => (isotropic_lod(dx, dy), 1.0, (0.0, 0.0)),
         };
-
         // D3D: clampedLOD = max(MinLOD, min(MaxLOD, LOD + bias)); f64::min/max drop a NaN
         // operand exactly like D3D's min/max, so NaN cannot reach mip selection.
         let max_lod = f64::from(self.mip_count - 1);
         let desired = (lod + f64::from(desc.lod_bias)).min(max_lod).max(0.0);
+        Ok(DesiredLod { desired, ratio, major })
+    }
 
+    /// The LODs at `uv` given the [`desired`](Self::desired) part (from this sampler or an
+    /// equal one) and the texture's MinMip map.
+    pub fn clamped(&self, uv: (f64, f64), d: &DesiredLod, minmip: Option<&MinMipMap>) -> Result<Lods, GpuError> {
+        if !uv.0.is_finite() || !uv.1.is_finite() {
+            return Err(GpuError::NonFinite("uv"));
+        }
         let clamp = match minmip {
             None => 0.0,
-            Some(map) => match &desc.minmip {
+            Some(map) => match &self.desc.minmip {
                 Some(filter) => map.clamp_filtered(filter, uv.0, uv.1),
                 None => map.clamp_point(uv.0, uv.1),
             }
             .ok_or(GpuError::NonFinite("uv"))?,
         };
-        let effective = desired.max(f64::from(clamp));
+        let effective = d.desired.max(f64::from(clamp));
         Ok(Lods {
-            desired_lod: desired as f32,
+            desired_lod: d.desired as f32,
             clamp,
             effective_lod: effective as f32,
-            anisotropy: ratio as f32,
-            desired,
+            anisotropy: d.ratio as f32,
+            desired: d.desired,
             effective,
-            ratio,
-            major,
+            ratio: d.ratio,
+            major: d.major,
         })
     }
 
