@@ -172,7 +172,8 @@ mod tests {
             let reach = if case % 2 == 0 { 30.0 } else { 90.0 };
             let position =
                 DVec3::new(rng.gen_range(-reach..reach), rng.gen_range(-reach..reach), rng.gen_range(-reach..reach));
-            let forward = DVec3::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
+            let target = DVec3::new(rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0));
+            let forward = target - position;
             let camera = RayCamera::new(position, forward, DVec3::Y, rng.gen_range(30.0..100.0), 320, 200);
             let pixels = pattern.pixels(320, 200, 5, case);
             let grid = pattern.grid(320, 200);
