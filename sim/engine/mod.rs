@@ -456,20 +456,27 @@ impl Engine {
         report.cpu_analysis += Time(self.cfg.cpu.analysis_per_texel.0 * requested.len() as u64);
         for &(texture, tile) in requested {
             let from = self.textures[texture as usize].desc;
-            for t in self.group_of(texture) {
+            let (group, members) = self.group_of(texture);
+            for &t in &group[..members] {
                 // Each texture's own coarser parents, up to its own packed tail: a set's
                 // textures can have different tile shapes and tails.
                 let to = self.textures[t as usize].desc;
-                let first_packed = to.first_packed_mip();
-                for c in companion_tiles(&from, tile, &to) {
-                    for mip in c.mip..first_packed {
+                let grid = self.textures[t as usize].grid;
+                let walk = |this: &mut Self, c: TileCoord| {
+                    for mip in c.mip..grid.first_packed_mip() {
                         let shift = mip - c.mip;
                         let coord = TileCoord { mip, x: c.x >> shift, y: c.y >> shift };
                         if t == texture {
-                            self.access_per_mip[(mip as usize).min(15)] += 1;
+                            this.access_per_mip[(mip as usize).min(15)] += 1;
                         }
-                        let id = TileId { texture: t, index: to.tile_index(coord) };
-                        self.touch(id, written);
+                        this.touch(TileId { texture: t, index: grid.tile_index(coord) }, written);
+                    }
+                };
+                if t == texture {
+                    walk(self, tile);
+                } else {
+                    for c in companion_tiles(&from, tile, &to) {
+                        walk(self, c);
                     }
                 }
             }
@@ -503,13 +510,14 @@ impl Engine {
 
     /// Textures a request for `texture` applies to: itself, or its whole set when one
     /// feedback map is shared by the set.
-    fn group_of(&self, texture: u32) -> Vec<u32> {
+    fn group_of(&self, texture: u32) -> ([u32; 3], usize) {
         match self.cfg.feedback {
             FeedbackPolicy::SharedPerSet => {
                 let set = self.set_kind[texture as usize].0;
-                (0..3).map(|k| set * 3 + k).filter(|t| (*t as usize) < self.textures.len()).collect()
+                let members = (self.textures.len() as u32).saturating_sub(set * 3).min(3);
+                ([set * 3, set * 3 + 1, set * 3 + 2], members as usize)
             }
-            _ => vec![texture],
+            _ => ([texture, 0, 0], 1),
         }
     }
 
@@ -587,10 +595,11 @@ impl Engine {
         if self.cfg.feedback == FeedbackPolicy::SharedPerSet {
             let coord = self.coord(id);
             let desc = self.textures[id.texture as usize].desc;
-            for t in self.group_of(id.texture).into_iter().filter(|t| *t != id.texture) {
-                let other = self.textures[t as usize].desc;
-                for c in companion_tiles(&desc, coord, &other) {
-                    let cid = TileId { texture: t, index: other.tile_index(c) };
+            let (set, members) = self.group_of(id.texture);
+            for &t in set[..members].iter().filter(|t| **t != id.texture) {
+                let other = &self.textures[t as usize];
+                for c in companion_tiles(&desc, coord, &other.desc) {
+                    let cid = TileId { texture: t, index: other.grid.tile_index(c) };
                     if matches!(self.state(cid).status, Status::Seen) {
                         group.push(cid);
                     }

@@ -1,7 +1,7 @@
 //! The tile database: every standard tile of every texture, its state and timestamps, in
 //! dense per-texture arrays (the sample's hash table; dense arrays are exact and faster).
 
-use sfsim_models::texture::{TextureDesc, TileCoord};
+use sfsim_models::texture::{TextureDesc, TileCoord, TileGrid};
 use sfsim_models::units::Time;
 
 /// Where a tile is in its life.
@@ -61,6 +61,8 @@ impl Default for TileState {
 /// One texture's tiles and its CPU copy of the MinMip map.
 pub struct TextureTiles {
     pub desc: TextureDesc,
+    /// The desc's tile grid, precomputed for O(1) tile indices.
+    pub grid: TileGrid,
     pub states: Vec<TileState>,
     /// 5.3 values, one per mip-0 tile (the MinMip map's CPU copy).
     pub minmip: Vec<u8>,
@@ -73,6 +75,7 @@ impl TextureTiles {
         let tail = (desc.first_packed_mip() * 8).min(255) as u8;
         TextureTiles {
             desc,
+            grid: TileGrid::new(&desc),
             states: vec![TileState::default(); desc.standard_tile_count() as usize],
             minmip: vec![tail; (dims.0 * dims.1) as usize],
             minmip_dims: dims,
@@ -81,14 +84,14 @@ impl TextureTiles {
 
     /// The tile at `mip` over MinMip texel (x, y) (one texel per mip-0 tile).
     pub fn tile_over(&self, mip: u32, x: u32, y: u32) -> u32 {
-        self.desc.tile_index(TileCoord { mip, x: x >> mip, y: y >> mip })
+        self.grid.tile_index(TileCoord { mip, x: x >> mip, y: y >> mip })
     }
 
     /// Recomputes the MinMip texels a tile covers from residency: the finest mip whose
     /// tile — and every coarser tile above it — is Resident. Returns texels rewritten.
     pub fn update_minmip(&mut self, tile: TileCoord) -> u32 {
         let (w, h) = self.minmip_dims;
-        let first_packed = self.desc.first_packed_mip();
+        let first_packed = self.grid.first_packed_mip();
         let (x0, y0) = (tile.x << tile.mip, tile.y << tile.mip);
         let (x1, y1) = (((tile.x + 1) << tile.mip).min(w), ((tile.y + 1) << tile.mip).min(h));
         let mut n = 0;

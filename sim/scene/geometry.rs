@@ -78,6 +78,15 @@ impl Shape {
         }
     }
 
+    /// As [`hit_distance`](Self::hit_distance), given the ray's precomputed `1 / dir` too
+    /// (the visibility pass tests one ray against many boxes). Same value.
+    pub fn hit_distance_inv(&self, origin: DVec3, dir: DVec3, inv_dir: DVec3, t_max: f64) -> Option<f64> {
+        match *self {
+            Shape::Cube { center, half } => cube_slab_distance(center, half, origin, inv_dir, t_max),
+            _ => self.hit_distance(origin, dir, t_max),
+        }
+    }
+
     /// Nearest hit in (1e-9, t_max).
     pub fn intersect(&self, origin: DVec3, dir: DVec3, t_max: f64) -> Option<SurfaceHit> {
         match *self {
@@ -89,6 +98,20 @@ impl Shape {
 }
 
 const EPS: f64 = 1e-9;
+
+/// The slab test's distance alone (as [`cube_distance`]'s, with `inv` = 1 / dir).
+fn cube_slab_distance(center: DVec3, half: f64, origin: DVec3, inv: DVec3, t_max: f64) -> Option<f64> {
+    let local = origin - center;
+    let t0 = (DVec3::splat(-half) - local) * inv;
+    let t1 = (DVec3::splat(half) - local) * inv;
+    let t_near = t0.min(t1).max_element();
+    let t_far = t0.max(t1).min_element();
+    if t_near > t_far || t_far < EPS || t_near > t_max {
+        return None;
+    }
+    let t = if t_near > EPS { t_near } else { t_far };
+    (t <= t_max).then_some(t)
+}
 
 /// Slab test: (distance, axis of the face hit).
 fn cube_distance(center: DVec3, half: f64, origin: DVec3, dir: DVec3, t_max: f64) -> Option<(f64, usize)> {

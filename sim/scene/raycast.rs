@@ -38,51 +38,44 @@ impl RayCamera {
         RayCamera { position, forward, right, up, tan_half_fov_y: (fov_y_deg.to_radians() * 0.5).tan(), width, height }
     }
 
-    fn aspect(&self) -> f64 {
-        f64::from(self.width) / f64::from(self.height)
-    }
-
-    /// Unnormalized direction through a (sub)pixel position and its derivatives per pixel.
-    fn direction(&self, px: f64, py: f64) -> (DVec3, DVec3, DVec3) {
-        let sx = 2.0 * self.tan_half_fov_y * self.aspect() / f64::from(self.width);
-        let sy = 2.0 * self.tan_half_fov_y / f64::from(self.height);
-        let x = (px - f64::from(self.width) * 0.5) * sx;
-        let y = (f64::from(self.height) * 0.5 - py) * sy;
-        (self.forward + self.right * x + self.up * y, self.right * sx, -self.up * sy)
+    /// World units per pixel at unit distance: square pixels, so the same in x and y.
+    fn pixel_step(&self) -> f64 {
+        2.0 * self.tan_half_fov_y / f64::from(self.height)
     }
 
     /// The normalized ray through the centre of pixel (x, y) and its direction
     /// differentials per pixel step.
     pub fn primary_ray(&self, x: u32, y: u32) -> PrimaryRay {
-        let (d, ddx, ddy) = self.direction(f64::from(x) + 0.5, f64::from(y) + 0.5);
-        let len = d.length();
-        let dir = d / len;
-        // Derivative of the normalized direction: (d'·|d|² − d·(d·d')) / |d|³.
-        let norm_deriv = |dd: DVec3| (dd * d.dot(d) - d * d.dot(dd)) / (len * len * len);
-        PrimaryRay { dir, ddir_dx: norm_deriv(ddx), ddir_dy: norm_deriv(ddy) }
+        let step = self.pixel_step();
+        let sx = (f64::from(x) + 0.5 - f64::from(self.width) * 0.5) * step;
+        let sy = (f64::from(self.height) * 0.5 - f64::from(y) - 0.5) * step;
+        let d = self.forward + self.right * sx + self.up * sy;
+        let inv_len = d.length_recip();
+        let dir = d * inv_len;
+        // Derivative of d/|d| along d' (d' = right·step for x, −up·step for y):
+        // (d' − dir·(dir·d')) / |d|.
+        let norm_deriv = |dd: DVec3| (dd - dir * dir.dot(dd)) * inv_len;
+        PrimaryRay {
+            dir,
+            inv_dir: dir.recip(),
+            ddir_dx: norm_deriv(self.right * step),
+            ddir_dy: norm_deriv(-self.up * step),
+        }
     }
 
     /// The pixel's hit from the object a visibility pass found nearest along `ray`.
     pub fn shade(&self, shapes: &[Shape], ray: &PrimaryRay, object: u32) -> Option<PixelHit> {
         let hit = shapes[object as usize].intersect(self.position, ray.dir, f64::INFINITY)?;
-        Some(PixelHit {
-            object,
-            hit,
-            duv_dx: uv_derivative(&hit, ray.dir, ray.ddir_dx),
-            duv_dy: uv_derivative(&hit, ray.dir, ray.ddir_dy),
-        })
+        let (duv_dx, duv_dy) = uv_derivatives(&hit, ray);
+        Some(PixelHit { object, hit, duv_dx, duv_dy })
     }
 
     /// Casts the ray through the centre of pixel (x, y).
     pub fn cast(&self, shapes: &[Shape], bvh: &Bvh, x: u32, y: u32) -> Option<PixelHit> {
         let ray = self.primary_ray(x, y);
         let (object, hit) = bvh.nearest(shapes, self.position, ray.dir)?;
-        Some(PixelHit {
-            object,
-            hit,
-            duv_dx: uv_derivative(&hit, ray.dir, ray.ddir_dx),
-            duv_dy: uv_derivative(&hit, ray.dir, ray.ddir_dy),
-        })
+        let (duv_dx, duv_dy) = uv_derivatives(&hit, &ray);
+        Some(PixelHit { object, hit, duv_dx, duv_dy })
     }
 
     /// Where a world point lands on the screen (pixel coordinates, continuous: pixel
@@ -94,10 +87,9 @@ impl RayCamera {
         if z <= 1e-9 {
             return None;
         }
-        let sx = 2.0 * self.tan_half_fov_y * self.aspect() / f64::from(self.width);
-        let sy = 2.0 * self.tan_half_fov_y / f64::from(self.height);
-        let x = rel.dot(self.right) / z / sx + f64::from(self.width) * 0.5;
-        let y = f64::from(self.height) * 0.5 - rel.dot(self.up) / z / sy;
+        let scale = 1.0 / (z * self.pixel_step());
+        let x = rel.dot(self.right) * scale + f64::from(self.width) * 0.5;
+        let y = f64::from(self.height) * 0.5 - rel.dot(self.up) * scale;
         Some((x, y))
     }
 }
@@ -106,27 +98,31 @@ impl RayCamera {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PrimaryRay {
     pub dir: DVec3,
+    /// 1 / dir per component (±inf along an axis the ray is parallel to).
+    pub inv_dir: DVec3,
     pub ddir_dx: DVec3,
     pub ddir_dy: DVec3,
 }
 
-/// Transfers a direction differential to the hit plane and expresses it in (u, v).
-fn uv_derivative(hit: &SurfaceHit, dir: DVec3, d_dir: DVec3) -> (f64, f64) {
-    let dn = dir.dot(hit.normal);
-    if dn.abs() < 1e-12 {
-        return (f64::INFINITY, f64::INFINITY);
-    }
-    let dp_unprojected = d_dir * hit.t;
-    let dt = -dp_unprojected.dot(hit.normal) / dn;
-    let dp = dp_unprojected + dir * dt;
+/// Transfers the direction differentials to the hit plane and expresses them in (u, v):
+/// (∂uv/∂x, ∂uv/∂y).
+fn uv_derivatives(hit: &SurfaceHit, ray: &PrimaryRay) -> ((f64, f64), (f64, f64)) {
+    const NONE: (f64, f64) = (f64::INFINITY, f64::INFINITY);
+    let dn = ray.dir.dot(hit.normal);
     // Least squares: dp ≈ dpdu·du + dpdv·dv.
     let (a, b, c) = (hit.dpdu.length_squared(), hit.dpdu.dot(hit.dpdv), hit.dpdv.length_squared());
     let det = a * c - b * b;
-    if det.abs() < 1e-30 {
-        return (f64::INFINITY, f64::INFINITY);
+    if dn.abs() < 1e-12 || det.abs() < 1e-30 {
+        return (NONE, NONE);
     }
-    let (ru, rv) = (dp.dot(hit.dpdu), dp.dot(hit.dpdv));
-    ((c * ru - b * rv) / det, (a * rv - b * ru) / det)
+    let transfer = |d_dir: DVec3| {
+        let dp_unprojected = d_dir * hit.t;
+        let dt = -dp_unprojected.dot(hit.normal) / dn;
+        let dp = dp_unprojected + ray.dir * dt;
+        let (ru, rv) = (dp.dot(hit.dpdu), dp.dot(hit.dpdv));
+        ((c * ru - b * rv) / det, (a * rv - b * ru) / det)
+    };
+    (transfer(ray.ddir_dx), transfer(ray.ddir_dy))
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use sfsim_models::gpu::{
     linear_mips, DesiredLod, FeedbackArray, FeedbackLayout, Filter, Footprint, Lod53, MinMipFeedbackSlice, MinMipMap,
     MipRegionUsedFeedback, PreparedSampler, SamplerDesc, SmallTailPolicy,
 };
-use sfsim_models::texture::TileCoord;
+use sfsim_models::texture::{TileCoord, TileGrid};
 use sfsim_models::ConfigError;
 use std::collections::BTreeMap;
 
@@ -528,19 +528,20 @@ impl<'s> FeedbackRenderer<'s> {
             let layout = &self.layouts[tex];
             let (rw, rh) = (layout.region_width(), layout.region_height());
             let (tw, th) = desc.format.tile_texels();
-            let first_packed = desc.first_packed_mip();
+            let grid = TileGrid::new(desc);
+            let first_packed = grid.first_packed_mip();
             let (mw, mh) = (layout.map_width(), layout.map_height());
             let mut add = |fx: u32, fy: u32, mip: u32| {
                 if mip >= first_packed {
                     return;
                 }
-                let info = desc.mip(mip);
+                let (tiles_x, tiles_y) = grid.tiles(mip);
                 let x0 = ((fx * rw) >> mip) / tw;
                 let x1 = ((((fx + 1) * rw).saturating_sub(1)) >> mip) / tw;
                 let y0 = ((fy * rh) >> mip) / th;
                 let y1 = ((((fy + 1) * rh).saturating_sub(1)) >> mip) / th;
-                for y in y0..=y1.min(info.tiles_y - 1) {
-                    for x in x0..=x1.min(info.tiles_x - 1) {
+                for y in y0..=y1.min(tiles_y - 1) {
+                    for x in x0..=x1.min(tiles_x - 1) {
                         out.extend(std::iter::once((tex as u32, TileCoord { mip, x, y })));
                     }
                 }

@@ -80,8 +80,8 @@ impl Visibility {
                             if best_t[k] < near {
                                 continue;
                             }
-                            let dir = rays[ray_row + bx as usize].dir;
-                            if let Some(t) = shape.hit_distance(origin, dir, best_t[k]) {
+                            let ray = &rays[ray_row + bx as usize];
+                            if let Some(t) = shape.hit_distance_inv(origin, ray.dir, ray.inv_dir, best_t[k]) {
                                 if t < best_t[k] || object < best[k] {
                                     best_t[k] = t;
                                     best[k] = object;

@@ -153,7 +153,9 @@ impl FeedbackLayout {
     /// The feedback texel that holds normalized `uv` (CLAMP addressing): where the D3D12
     /// spec's pseudo-code writes a sample's feedback ("the sample location").
     pub fn location(&self, uv: (f64, f64)) -> (u32, u32) {
-        let texel = |u: f64, dim: u32| ((u * f64::from(dim)).floor().clamp(0.0, f64::from(dim - 1))) as u32;
+        // Clamping before truncating equals flooring then clamping (truncation floors
+        // non-negative values; NaN becomes 0 either way) and avoids a libm call.
+        let texel = |u: f64, dim: u32| (u * f64::from(dim)).clamp(0.0, f64::from(dim - 1)) as u32;
         let (x, y) = (texel(uv.0, self.tex_width), texel(uv.1, self.tex_height));
         (x >> self.region_width.trailing_zeros(), y >> self.region_height.trailing_zeros())
     }

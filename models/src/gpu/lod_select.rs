@@ -59,7 +59,8 @@ pub fn anisotropic_lod(dx: (f64, f64), dy: (f64, f64), max_aniso: u32) -> AnisoL
 /// `lod` truncated to the 8.8 fixed point mip selection uses ("converted to at least 8.8
 /// fixed point", §7.18.10). `lod` must be >= 0.
 fn fixed_8_8(lod: f64) -> f64 {
-    (lod * 256.0).floor() / 256.0
+    // Truncation floors the non-negative `lod` without a libm call.
+    ((lod * 256.0) as u64) as f64 / 256.0
 }
 
 /// MIP_POINT selection (§7.18.10): the nearest mip, `floor(lod + 0.5)`, clamped to the

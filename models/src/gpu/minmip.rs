@@ -127,9 +127,9 @@ impl MinMipMap {
 
     /// The texel containing position (`px`, `py`); the far edge belongs to the last texel.
     pub(crate) fn containing(&self, px: f64, py: f64) -> (u32, u32) {
-        // `px` is in 0..=width, so the cast is exact and only `width` itself needs the min.
-        let cx = (px.floor() as u32).min(self.width - 1);
-        let cy = (py.floor() as u32).min(self.height - 1);
+        // `px` is in 0..=width, so truncation floors it and only `width` itself needs the min.
+        let cx = (px as u32).min(self.width - 1);
+        let cy = (py as u32).min(self.height - 1);
         (cx, cy)
     }
 

@@ -31,4 +31,4 @@ pub use desc::{MipInfo, TextureDesc, MAX_DIMENSION};
 pub use error::TextureError;
 pub use format::{BcFormat, BLOCK_DIM, TILE_BYTES};
 pub use maps::MIN_MIP_REGION;
-pub use tiles::TileCoord;
+pub use tiles::{TileCoord, TileGrid};

@@ -192,3 +192,17 @@ fn deserialize_validates() {
     let e = de(0).unwrap_err().to_string();
     assert!(e.contains("width 0") && e.contains("1..=16384"), "{e}");
 }
+
+#[test]
+fn tile_grid_indexes_like_the_descriptor() {
+    for desc in [tex(8192, 8192, BcFormat::Bc1), tex(2048, 1024, BcFormat::Bc7), tex(1000, 3000, BcFormat::Bc5)] {
+        let grid = TileGrid::new(&desc);
+        assert_eq!(grid.first_packed_mip(), desc.first_packed_mip());
+        for (i, t) in desc.tiles().enumerate() {
+            assert_eq!(grid.tile_index(t), i as u32, "{desc:?} {t:?}");
+            let m = desc.mip(t.mip);
+            assert_eq!(grid.tiles(t.mip), (m.tiles_x, m.tiles_y));
+        }
+        assert_eq!(grid.tiles(desc.first_packed_mip()), (0, 0));
+    }
+}

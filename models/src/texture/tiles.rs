@@ -18,6 +18,53 @@ pub struct TileCoord {
     pub y: u32,
 }
 
+/// A texture's standard-tile grid per mip, precomputed: O(1) [`tile_index`] and tile
+/// counts for hot loops (the engine's feedback analysis), where
+/// [`TextureDesc::tile_index`] recomputes the mip chain on every call.
+///
+/// [`tile_index`]: TileGrid::tile_index
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TileGrid {
+    first_packed_mip: u32,
+    /// Per standard mip: (index of its first tile, tiles across, tiles down).
+    mips: [(u32, u32, u32); 16],
+}
+
+impl TileGrid {
+    pub fn new(desc: &TextureDesc) -> TileGrid {
+        let first_packed_mip = desc.first_packed_mip();
+        let mut mips = [(0, 0, 0); 16];
+        let mut offset = 0u32;
+        // A 16384² texture has 15 mips, so the array holds every standard mip.
+        for (level, slot) in mips.iter_mut().enumerate().take(first_packed_mip as usize) {
+            let m = desc.mip(level as u32);
+            *slot = (offset, m.tiles_x, m.tiles_y);
+            offset = offset.saturating_add(m.tile_count());
+        }
+        TileGrid { first_packed_mip, mips }
+    }
+
+    /// First packed mip (as [`TextureDesc::first_packed_mip`]).
+    pub fn first_packed_mip(&self) -> u32 {
+        self.first_packed_mip
+    }
+
+    /// (tiles across, tiles down) of `mip`; (0, 0) for a packed mip.
+    pub fn tiles(&self, mip: u32) -> (u32, u32) {
+        match self.mips.get(mip as usize) {
+            Some(&(_, x, y)) if mip < self.first_packed_mip => (x, y),
+            _ => (0, 0),
+        }
+    }
+
+    /// As [`TextureDesc::tile_index`] (`t` must be a standard tile, debug-asserted).
+    pub fn tile_index(&self, t: TileCoord) -> u32 {
+        debug_assert!(t.mip < self.first_packed_mip, "{t:?} is not a standard tile");
+        let (offset, tiles_x, _) = self.mips[(t.mip as usize).min(15)];
+        offset.saturating_add(t.y.saturating_mul(tiles_x)).saturating_add(t.x)
+    }
+}
+
 impl TextureDesc {
     /// Dense index of the first tile of `mip` in [`TextureDesc::tiles`] order: the tile count
     /// of all standard mips above it. `standard_tile_count()` for `mip >= first_packed_mip()`.
