@@ -120,7 +120,7 @@ fn mip_region_used_records_both_trilinear_mips() {
     // 1024² BC7 with 256² tiles: mips 0–2 are tiled (16, 4, 1 tiles), mip 3 on is the
     // packed tail, so requests for mips 4 and 5 need no standard tile.
     let mut tiles = std::collections::HashSet::new();
-    r.requested_tiles(&mut tiles);
+    tiles.extend(r.requested_tiles());
     assert!(tiles.is_empty(), "{tiles:?}");
 }
 

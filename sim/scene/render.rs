@@ -206,6 +206,8 @@ pub struct FeedbackRenderer<'s> {
     writes_feedback: Vec<bool>,
     /// Each texture's sampler, checked once.
     samplers: Vec<PreparedSampler>,
+    /// Each texture's tile grid.
+    grids: Vec<TileGrid>,
     /// Textures whose feedback maps were written since the last clear.
     written: Vec<bool>,
     /// Per-frame buffers, kept so that a frame allocates nothing once warm.
@@ -284,6 +286,7 @@ impl<'s> FeedbackRenderer<'s> {
             minmip,
             writes_feedback,
             samplers,
+            grids: scene.textures.iter().map(TileGrid::new).collect(),
             written,
             frame: FrameBuffers::default(),
         })
@@ -517,10 +520,12 @@ impl<'s> FeedbackRenderer<'s> {
         Traced { x, y, hit: true, uv, samples: start..out.len() }
     }
 
-    /// Adds the standard tiles the feedback maps request to `out` as (texture, tile): for
-    /// every feedback texel with a value, the tiles of its requested mip that cover the
-    /// texel's region. Requests into the packed tail need no tile (it is always resident).
-    pub fn requested_tiles(&self, out: &mut impl Extend<(u32, TileCoord)>) {
+    /// The standard tiles the feedback maps request, as (texture, tile), sorted and without
+    /// duplicates: for every feedback texel with a value, the tiles of its requested mip
+    /// that cover the texel's region. Requests into the packed tail need no tile (it is
+    /// always resident).
+    pub fn requested_tiles(&self) -> Vec<(u32, TileCoord)> {
+        let mut out: Vec<(u32, TileCoord)> = Vec::new();
         for (tex, desc) in self.scene.textures.iter().enumerate() {
             if !self.written[tex] {
                 continue;
@@ -528,7 +533,7 @@ impl<'s> FeedbackRenderer<'s> {
             let layout = &self.layouts[tex];
             let (rw, rh) = (layout.region_width(), layout.region_height());
             let (tw, th) = desc.format.tile_texels();
-            let grid = TileGrid::new(desc);
+            let grid = &self.grids[tex];
             let first_packed = grid.first_packed_mip();
             let (mw, mh) = (layout.map_width(), layout.map_height());
             let mut add = |fx: u32, fy: u32, mip: u32| {
@@ -542,17 +547,22 @@ impl<'s> FeedbackRenderer<'s> {
                 let y1 = ((((fy + 1) * rh).saturating_sub(1)) >> mip) / th;
                 for y in y0..=y1.min(tiles_y - 1) {
                     for x in x0..=x1.min(tiles_x - 1) {
-                        out.extend(std::iter::once((tex as u32, TileCoord { mip, x, y })));
+                        let item = (tex as u32, TileCoord { mip, x, y });
+                        // Neighbouring texels often name the same coarse tile: drop the
+                        // repeats before the sort.
+                        if out.last() != Some(&item) {
+                            out.push(item);
+                        }
                     }
                 }
             };
             match self.cfg.feedback.kind {
                 FeedbackKind::MinMip => {
                     let map = self.feedback(tex as u32);
-                    for fy in 0..mh {
-                        for fx in 0..mw {
-                            if let Some(v) = map.get(fx, fy).filter(|v| !v.is_none()) {
-                                add(fx, fy, v.mip());
+                    for (fy, row) in map.texels().chunks_exact(mw as usize).enumerate() {
+                        for (fx, &v) in row.iter().enumerate() {
+                            if v != Lod53::NONE.0 {
+                                add(fx as u32, fy as u32, Lod53(v).mip());
                             }
                         }
                     }
@@ -571,5 +581,8 @@ impl<'s> FeedbackRenderer<'s> {
                 }
             }
         }
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 }

@@ -129,7 +129,7 @@ pub fn run(
         let camera = ray_camera(path.as_ref(), cfg, frame);
         let stats = renderer.render(&camera, seed, frame, None);
         this_frame.clear();
-        renderer.requested_tiles(&mut this_frame);
+        this_frame.extend(renderer.requested_tiles());
         seen.extend(this_frame.iter().copied());
         let feedback_texels = (0..scene.textures.len() as u32).map(|t| renderer.requested_texels(t) as u64).sum();
         total.samples += stats.samples;

@@ -166,11 +166,7 @@ pub fn run(
             renderer.clear_feedback();
             let camera = ray_camera(path.as_ref(), &render, n);
             let sampler = renderer.render(&camera, scenario.seed, n, None);
-            let mut requested: Vec<(u32, TileCoord)> = Vec::new();
-            renderer.requested_tiles(&mut requested);
-            requested.sort_unstable();
-            requested.dedup();
-            engine.end_frame(now, requested, &mut io, &mut renderer, &mut report);
+            engine.end_frame(now, renderer.requested_tiles(), &mut io, &mut renderer, &mut report);
             for t in io.device.drain_transfers() {
                 nvme_bytes += t.bytes;
                 transfers.push(t);
