@@ -22,7 +22,7 @@ fn requested_over(
     for frame in frames {
         renderer.clear_feedback();
         renderer.render(&ray_camera(path.as_ref(), workload, frame), 7, frame, None);
-        renderetiles.extend(r.requested_tiles());
+        tiles.extend(renderer.requested_tiles());
     }
     tiles
 }
