@@ -102,7 +102,7 @@ impl ColourUnit {
         ColourUnit {
             four_only,
             ep: vec![[Prob::default(); 64]; 2 * 3 * EP_CTX],
-            sel: vec![[Prob::default(); 4]; TYPES * NB_VALUES * NB_VALUES],
+            sel: vec![[Prob::default(); 4]; TYPES * NB_VALUES * NB_VALUES * NB_VALUES],
         }
     }
 
@@ -146,7 +146,12 @@ impl ColourUnit {
             let (tx, ty_) = (t % 4, t / 4);
             let left = if tx > 0 { usize::from(ords[(t - 1) as usize]) } else { edge(nb.left, t + 3) };
             let up = if ty_ > 0 { usize::from(ords[(t - 4) as usize]) } else { edge(nb.up, t + 12) };
-            let probs = &mut self.sel[(ty * NB_VALUES + left) * NB_VALUES + up];
+            let up_left = match (tx, ty_) {
+                (0, _) => NONE,
+                (_, 0) => edge(nb.up, t + 11),
+                _ => usize::from(ords[(t - 5) as usize]),
+            };
+            let probs = &mut self.sel[((ty * NB_VALUES + left) * NB_VALUES + up) * NB_VALUES + up_left];
             let ord = cs.tree(probs, 2, u32::from(ORD[ty][((old >> (2 * t)) & 3) as usize]), false);
             ords[t as usize] = ord as u8;
             sels |= u32::from(SEL[ty][ord as usize]) << (2 * t);
