@@ -152,6 +152,12 @@ pub fn encode(mode: BcpackMode, blocks: &[u8]) -> Result<Vec<u8>, BcpackError> {
 /// [`encode`] with an explicit row width (blocks per row) for neighbour prediction, for
 /// units whose blocks are not laid out as a standard 64 KiB tile.
 pub fn encode_with_row(mode: BcpackMode, blocks: &[u8], row_blocks: u32) -> Result<Vec<u8>, BcpackError> {
+    encode_impl(mode, blocks, row_blocks, true)
+}
+
+/// `allow_stored = false` keeps the modelled streams even when they are larger (tests use
+/// it to drive the models with data that does not compress).
+fn encode_impl(mode: BcpackMode, blocks: &[u8], row_blocks: u32, allow_stored: bool) -> Result<Vec<u8>, BcpackError> {
     let bb = mode.block_bytes();
     if !blocks.len().is_multiple_of(bb) {
         return Err(BcpackError::NotWholeBlocks { len: blocks.len(), block_bytes: bb });
@@ -174,8 +180,11 @@ pub fn encode_with_row(mode: BcpackMode, blocks: &[u8], row_blocks: u32) -> Resu
         BcpackMode::Bc7 => driver::encode_streams::<bc7::Bc7>(blocks, row),
     };
     let modelled: usize = streams.iter().map(Vec::len).sum();
-    let (method, streams) =
-        if modelled < blocks.len() { (Method::Modelled, streams) } else { (Method::Stored, vec![blocks.to_vec()]) };
+    let (method, streams) = if modelled < blocks.len() || !allow_stored {
+        (Method::Modelled, streams)
+    } else {
+        (Method::Stored, vec![blocks.to_vec()])
+    };
     let mut stream_lens = [0u32; MAX_STREAMS];
     for (slot, s) in stream_lens.iter_mut().zip(&streams) {
         // A stream is never longer than the u32-counted input plus a few bytes.
