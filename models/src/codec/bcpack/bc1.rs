@@ -115,11 +115,8 @@ impl ColourUnit {
             for ch in 0..3 {
                 let bits = BITS[ch];
                 let pred = predict(nb_ends.map(|n| n.map(|n| split565(n[e])[ch])), 1 << (bits - 1));
-                let ctx = match (ch, e) {
-                    (0, 0) => 0,
-                    (0, _) => 1 + bucket(g_sym).min(3),
-                    _ => 1 + bucket(g_sym),
-                };
+                // Green: one context per endpoint. Red, blue: by how far green moved.
+                let ctx = if ch == 0 { e } else { 1 + bucket(g_sym) };
                 let tree = &mut self.ep[(e * 3 + ch) * EP_CTX + ctx];
                 let sym = ce.tree(tree, bits, fold(ends[e][ch], pred, bits), false);
                 ends[e][ch] = unfold(sym, pred, bits);
