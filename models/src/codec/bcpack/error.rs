@@ -27,6 +27,8 @@ pub enum BcpackError {
     LengthMismatch { blocks: u64, block_bytes: usize, declared: u64, expected: usize },
     #[error("BCPack stream table adds up to {declared} B after the header, but {available} B follow it")]
     StreamTableMismatch { declared: u64, available: usize },
+    #[error("stored BCPack payload is {stored} B, but the header declares {expected} B of blocks")]
+    StoredLength { stored: usize, expected: usize },
     #[error("BCPack stream {stream} does not start with the range coder's zero byte (found {found:#04x})")]
     StreamStart { stream: usize, found: u8 },
     #[error("BCPack stream {stream} is {len} B but decoding it needed {consumed} B: truncated or corrupt")]

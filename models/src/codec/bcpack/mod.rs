@@ -246,10 +246,7 @@ fn decode_checked(header: &Header, src: &[u8], dst: &mut [u8]) -> Result<(), Bcp
     match header.method {
         Method::Stored => {
             if streams[0].len() != dst.len() {
-                return Err(BcpackError::StreamTableMismatch {
-                    declared: streams[0].len() as u64,
-                    available: dst.len(),
-                });
+                return Err(BcpackError::StoredLength { stored: streams[0].len(), expected: dst.len() });
             }
             dst.copy_from_slice(streams[0]);
         }

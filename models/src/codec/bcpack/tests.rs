@@ -113,6 +113,19 @@ fn encode_rejects_partial_blocks_and_bad_rows() {
 }
 
 #[test]
+fn stored_payload_must_match_the_declared_blocks() {
+    let mut rng = xorshift(5);
+    let blocks: Vec<u8> = (0..32).map(|_| rng() as u8).collect();
+    let mut packed = encode(BcpackMode::Bc1, &blocks).unwrap();
+    assert_eq!(Header::read(&packed).unwrap().method, Method::Stored, "4 random blocks do not shrink");
+    // Declare 3 blocks instead of 4: the payload no longer matches.
+    packed[6] = 3;
+    assert_eq!(decode(&packed, 24), Err(BcpackError::StoredLength { stored: 32, expected: 24 }));
+    let err = decode(&packed, 32).unwrap_err();
+    assert!(matches!(err, BcpackError::LengthMismatch { declared: 24, expected: 32, .. }), "{err}");
+}
+
+#[test]
 fn modes_match_formats() {
     for (mode, format) in BcpackMode::ALL.iter().zip(BcFormat::all()) {
         assert_eq!(mode.format(), format);
