@@ -83,7 +83,7 @@ fn run(mode: SwizzleMode, block_bytes: u32, src: &[u8], dst: &mut [u8], dir: Dir
             return Ok(());
         }
         SwizzleMode::LinearToMorton | SwizzleMode::MortonToLinear => {
-            if src.len() % UNIT_BYTES != 0 {
+            if !src.len().is_multiple_of(UNIT_BYTES) {
                 return Err(SwizzleError::NotWholeTiles { mode, len: src.len() as u64 });
             }
             let to_morton = (mode == SwizzleMode::LinearToMorton) == (dir == Direction::Mdu);

@@ -29,13 +29,18 @@ pub(crate) fn trailer(src: &[u8], end: usize) -> Option<u32> {
     Some(u32::from_be_bytes(bytes))
 }
 
-/// A header that passes [`check`]: CM = 8, a 32 KiB window, FLEVEL 2 (default), FCHECK set.
+/// `cmf`, then `flg` with its low five bits (FCHECK) set so the header passes the check.
 #[cfg(test)]
-pub(crate) fn default_header() -> [u8; 2] {
-    let cmf = 0x78u8;
-    let flg = 0x80u8;
+pub(crate) fn with_fcheck(cmf: u8, flg: u8) -> [u8; 2] {
+    let flg = flg & 0xe0;
     let fcheck = (31 - (u16::from(cmf) << 8 | u16::from(flg)) % 31) % 31;
     [cmf, flg | fcheck as u8]
+}
+
+/// A header that passes [`check`]: CM = 8, a 32 KiB window, FLEVEL 2 (default).
+#[cfg(test)]
+pub(crate) fn default_header() -> [u8; 2] {
+    with_fcheck(0x78, 0x80)
 }
 
 #[cfg(test)]
@@ -70,15 +75,10 @@ mod tests {
     fn each_header_fault_has_its_own_error() {
         assert_eq!(check(&[0x78]), Err(ZlibError::MissingHeader { len: 1 }));
         assert!(matches!(check(&[0x78, 0x9d]), Err(ZlibError::BadHeaderCheck { remainder: 1, .. })));
-        // CM = 15, FCHECK fixed up so only the method is wrong.
-        let cmf = 0x7f;
-        let flg = (31 - (cmf as u16 * 256) % 31) % 31;
-        assert!(matches!(check(&[cmf, flg as u8]), Err(ZlibError::BadMethod { method: 15, .. })));
-        let cmf = 0x88;
-        let flg = (31 - (cmf as u16 * 256) % 31) % 31;
-        assert!(matches!(check(&[cmf, flg as u8]), Err(ZlibError::BadWindow { cinfo: 8, .. })));
-        let flg = 0x20 | (31 - (0x7800u16 | 0x20) % 31) % 31;
-        assert!(matches!(check(&[0x78, flg as u8]), Err(ZlibError::PresetDictionary { .. })));
+        // FCHECK fixed up each time so only the named field is wrong.
+        assert!(matches!(check(&with_fcheck(0x7f, 0)), Err(ZlibError::BadMethod { method: 15, .. })));
+        assert!(matches!(check(&with_fcheck(0x88, 0)), Err(ZlibError::BadWindow { cinfo: 8, .. })));
+        assert!(matches!(check(&with_fcheck(0x78, 0x20)), Err(ZlibError::PresetDictionary { .. })));
     }
 
     #[test]

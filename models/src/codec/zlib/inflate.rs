@@ -160,7 +160,7 @@ mod tests {
     /// Both paths agree on every valid stream: the fast path's answer is the exact one.
     #[test]
     fn fast_and_exact_paths_agree() {
-        let data: Vec<u8> = (0..40_000u32).map(|i| (i * i >> 7) as u8).collect();
+        let data: Vec<u8> = (0..40_000u32).map(|i| ((i * i) >> 7) as u8).collect();
         for enc in [Encoder::ZLIB_BEST, Encoder::libdeflate(1).unwrap(), Encoder::zlib(0).unwrap()] {
             let s = deflate(&data, enc);
             if s.len() >= data.len() {

@@ -1,6 +1,7 @@
 //! Each MDU rule, broken on purpose, gives its own error with the offending values.
 
 use super::data::{adler32, bc_like};
+use crate::codec::zlib::header::with_fcheck;
 use crate::codec::zlib::{deflate, inflate, inflate_into, Encoder, Inflated, ZlibError};
 use crate::nvme::MAX_ZLIB_OUTPUT;
 
@@ -107,8 +108,7 @@ fn header_faults_surface_through_inflate() {
     s[1] ^= 1;
     assert!(matches!(inflate(&s, data.len()), Err(ZlibError::BadHeaderCheck { .. })));
     let mut s = stream.clone();
-    // Set FDICT and fix FCHECK.
-    let flg = (s[1] | 0x20) & 0xe0;
-    s[1] = flg | ((31 - ((u16::from(s[0]) << 8 | u16::from(flg)) % 31)) % 31) as u8;
+    let h = with_fcheck(s[0], s[1] | 0x20); // FDICT set
+    s[..2].copy_from_slice(&h);
     assert!(matches!(inflate(&s, data.len()), Err(ZlibError::PresetDictionary { .. })));
 }
