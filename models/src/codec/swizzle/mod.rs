@@ -32,7 +32,7 @@ mod tests;
 pub use error::SwizzleError;
 
 use crate::nvme::SwizzleMode;
-use shuffle::Field;
+use shuffle::Half;
 
 /// The unit every swizzle works in: one 64 KiB tile.
 pub const UNIT_BYTES: usize = crate::texture::TILE_BYTES as usize;
@@ -77,7 +77,7 @@ fn run(mode: SwizzleMode, block_bytes: u32, src: &[u8], dst: &mut [u8], dir: Dir
     if remainder != 0 {
         return Err(SwizzleError::NotWholeBlocks { len: src.len() as u64, block_bytes, remainder: remainder as u64 });
     }
-    let fields: &[Field] = match mode {
+    let halves: &[Half] = match mode {
         SwizzleMode::None => {
             dst.copy_from_slice(src);
             return Ok(());
@@ -100,15 +100,15 @@ fn run(mode: SwizzleMode, block_bytes: u32, src: &[u8], dst: &mut [u8], dir: Dir
         SwizzleMode::Bc4Shuffle => shuffle::BC4,
         SwizzleMode::Bc5Shuffle => shuffle::BC5,
     };
-    let expected = fields.iter().map(|f| f.width as u32).sum();
+    let expected = 8 * halves.len() as u32;
     if block_bytes != expected {
         return Err(SwizzleError::ModeBlockMismatch { mode, expected, found: block_bytes });
     }
     match (block_bytes, dir) {
-        (8, Direction::Mdu) => shuffle::join::<8>(fields, src, dst),
-        (8, Direction::Pack) => shuffle::split::<8>(fields, src, dst),
-        (_, Direction::Mdu) => shuffle::join::<16>(fields, src, dst),
-        (_, Direction::Pack) => shuffle::split::<16>(fields, src, dst),
+        (8, Direction::Mdu) => shuffle::join::<8>(halves, src, dst),
+        (8, Direction::Pack) => shuffle::split::<8>(halves, src, dst),
+        (_, Direction::Mdu) => shuffle::join::<16>(halves, src, dst),
+        (_, Direction::Pack) => shuffle::split::<16>(halves, src, dst),
     }
     Ok(())
 }

@@ -23,23 +23,35 @@ pub(crate) fn morton_index(x: usize, y: usize) -> usize {
 }
 
 /// Row-major → Morton, tile by tile. `src.len()` is a whole number of tiles.
+/// Works on 2×2 block quads, which are contiguous in Morton order: one index computation
+/// and two copies of two adjacent blocks per quad.
 pub(crate) fn to_morton<const B: usize>(src: &[u8], dst: &mut [u8]) {
-    let width = UNIT_BYTES / B / 64;
+    let row = UNIT_BYTES / 64;
     for (tile, out) in src.chunks_exact(UNIT_BYTES).zip(dst.chunks_exact_mut(UNIT_BYTES)) {
-        for (i, blk) in tile.chunks_exact(B).enumerate() {
-            let m = morton_index(i % width, i / width);
-            out[m * B..m * B + B].copy_from_slice(blk);
+        for (y2, rows) in tile.chunks_exact(2 * row).enumerate() {
+            let (r0, r1) = rows.split_at(row);
+            for (x2, (a, b)) in r0.chunks_exact(2 * B).zip(r1.chunks_exact(2 * B)).enumerate() {
+                let m = morton_index(2 * x2, 2 * y2) * B;
+                let quad = &mut out[m..m + 4 * B];
+                quad[..2 * B].copy_from_slice(a);
+                quad[2 * B..].copy_from_slice(b);
+            }
         }
     }
 }
 
 /// Morton → row-major: the exact inverse of [`to_morton`].
 pub(crate) fn to_linear<const B: usize>(src: &[u8], dst: &mut [u8]) {
-    let width = UNIT_BYTES / B / 64;
+    let row = UNIT_BYTES / 64;
     for (tile, out) in src.chunks_exact(UNIT_BYTES).zip(dst.chunks_exact_mut(UNIT_BYTES)) {
-        for (i, blk) in out.chunks_exact_mut(B).enumerate() {
-            let m = morton_index(i % width, i / width);
-            blk.copy_from_slice(&tile[m * B..m * B + B]);
+        for (y2, rows) in out.chunks_exact_mut(2 * row).enumerate() {
+            let (r0, r1) = rows.split_at_mut(row);
+            for (x2, (a, b)) in r0.chunks_exact_mut(2 * B).zip(r1.chunks_exact_mut(2 * B)).enumerate() {
+                let m = morton_index(2 * x2, 2 * y2) * B;
+                let quad = &tile[m..m + 4 * B];
+                a.copy_from_slice(&quad[..2 * B]);
+                b.copy_from_slice(&quad[2 * B..]);
+            }
         }
     }
 }
