@@ -19,8 +19,9 @@ pub(crate) enum Half {
     Channel,
 }
 
+#[cfg(test)]
 impl Half {
-    /// Field widths in block order.
+    /// Field widths in block order (the fast passes hard-code them as const generics).
     pub(crate) fn widths(self) -> [usize; 3] {
         match self {
             Half::Colour => [2, 2, 4],
