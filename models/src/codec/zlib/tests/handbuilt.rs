@@ -18,8 +18,8 @@ fn stored_block_stream() {
         inflate(&stream, data.len()),
         Err(ZlibError::NotSmaller { compressed: stream.len() as u64, declared: data.len() as u64 })
     );
-    // Padded to be longer than the stream, the same stored blocks decode, the padding
-    // being a second block the output must include.
+    // The same data as a stored block followed by fixed-Huffman runs of 4000 zeros: now
+    // the stream is smaller than its output and must decode exactly.
     let mut data2 = data.clone();
     data2.extend(std::iter::repeat_n(0u8, 4000));
     let mut w = BitWriter::default();
