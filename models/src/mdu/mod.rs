@@ -1,4 +1,5 @@
-//! The Memory Decompression Unit's timing side: `units` identical units, each a pipeline of
+//! The Memory Decompression Unit. Functional side ([`decode`], [`pack`]): a request's bytes
+//! through zlib → BCPack → swizzle, exactly. Timing side: `units` identical units, each a pipeline of
 //! zlib → BCPack → swizzle stages. Stages run in sequence without slowing each other, so a
 //! job's service time is the set-up cost plus the slower of its input (compressed bytes at
 //! `input`) and its output (bytes written to title memory at `output`). Uncompressed moves
@@ -6,7 +7,9 @@
 //! start on the lowest-numbered free unit.
 
 mod config;
+mod functional;
 mod pool;
 
 pub use config::MduConfig;
+pub use functional::{decode, decode_into, pack, Encoding, MduError, MduRequest, Packed};
 pub use pool::{Job, JobDone, Mdu, Stages, UnitStats};
