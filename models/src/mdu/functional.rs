@@ -186,6 +186,32 @@ fn bcpack_into(request: &MduRequest, mode: BcpackMode, src: &[u8], dst: &mut [u8
     Ok(())
 }
 
+/// The request that decodes `src` with `options`, its sizes read from the data itself:
+/// the zlib stage's output length (by inflating once against the 32 MiB limit) and the
+/// BCPack header's block count. For tools that get a bare stream (`sfsim mdu`); the
+/// engine's requests carry their sizes from the container instead.
+pub fn infer_request(options: RequestOptions, block_bytes: u32, src: &[u8]) -> Result<MduRequest, MduError> {
+    let plan = plan(options, block_bytes)?;
+    let mut intermediate = src.len() as u64;
+    let inflated;
+    let mut after_zlib = src;
+    if plan.zlib {
+        let limit = MAX_ZLIB_OUTPUT.0 as usize;
+        intermediate = match zlib::inflate(src, limit) {
+            Ok(all) => all.len() as u64,
+            Err(ZlibError::OutputTooShort { actual, .. }) => actual,
+            Err(e) => return Err(e.into()),
+        };
+        inflated = zlib::inflate(src, intermediate as usize)?;
+        after_zlib = &inflated;
+    }
+    let destination_size = match plan.bcpack {
+        Some(_) => bcpack::Header::read(after_zlib)?.output_bytes(),
+        None => intermediate,
+    };
+    Ok(MduRequest { options, intermediate_size: intermediate, destination_size, block_bytes })
+}
+
 /// The packer's side: turns destination bytes (`data`, BC blocks of `block_bytes`) into the
 /// source bytes and request that [`decode`] turns back into exactly `data`. Stages run in
 /// reverse: swizzle⁻¹, BCPack encode, Deflate. Unlike XBTC it does not fall back to raw
@@ -265,6 +291,21 @@ mod tests {
             let options = RequestOptions { zlib: false, bcpack_mode: 3, swizzle_mode };
             let packed = pack(options, 16, &bc3, Encoding::default()).unwrap();
             assert_eq!(decode(&packed.request, &packed.bytes).unwrap(), bc3, "{options:?}");
+        }
+    }
+
+    #[test]
+    fn inferred_requests_match_the_packed_ones() {
+        let tile = bc1_tile(9, 8192);
+        for options in [
+            RequestOptions { zlib: true, bcpack_mode: 0, swizzle_mode: 1 },
+            RequestOptions { zlib: false, bcpack_mode: 1, swizzle_mode: 5 },
+            RequestOptions { zlib: false, bcpack_mode: 0, swizzle_mode: 0 },
+        ] {
+            let packed = pack(options, 8, &tile, Encoding::default()).unwrap();
+            let inferred = infer_request(options, 8, &packed.bytes).unwrap();
+            assert_eq!(inferred.destination_size, packed.request.destination_size, "{options:?}");
+            assert_eq!(decode(&inferred, &packed.bytes).unwrap(), tile);
         }
     }
 

@@ -11,5 +11,5 @@ mod functional;
 mod pool;
 
 pub use config::MduConfig;
-pub use functional::{decode, decode_into, pack, Encoding, MduError, MduRequest, Packed};
+pub use functional::{decode, decode_into, infer_request, pack, Encoding, MduError, MduRequest, Packed};
 pub use pool::{Job, JobDone, Mdu, Stages, UnitStats};
