@@ -13,8 +13,8 @@
 //! and has modes 4 and 5 both or neither. Anything else is rejected rather than silently
 //! widened, because the mask is a claim about the output (mode-7-only streams compress
 //! differently in BCPack). A mode the preset itself would not search borrows its partition
-//! count and refinement passes from intel's alpha preset of the same quality, the one preset
-//! family that gives every mode non-zero values.
+//! count and refinement passes from intel's alpha presets (the one family that gives every
+//! mode non-zero values), taking the largest value up to the requested quality.
 
 use super::BcError;
 use intel_tex_2::bc7;
@@ -74,37 +74,58 @@ impl Bc7Modes {
 /// intel_tex_2 settings for `quality`, for an image with (`alpha`) or without a non-opaque
 /// texel, restricted to exactly `modes` when given.
 pub(super) fn settings(quality: Bc7Quality, alpha: bool, modes: Option<Bc7Modes>) -> bc7::EncodeSettings {
-    let alpha_preset = match quality {
-        Bc7Quality::Fast => bc7::alpha_fast_settings(),
-        Bc7Quality::Basic => bc7::alpha_basic_settings(),
-        Bc7Quality::Slow => bc7::alpha_slow_settings(),
-    };
     let preset = match (quality, alpha) {
-        (_, true) => alpha_preset,
         (Bc7Quality::Fast, false) => bc7::opaque_fast_settings(),
         (Bc7Quality::Basic, false) => bc7::opaque_basic_settings(),
         (Bc7Quality::Slow, false) => bc7::opaque_slow_settings(),
+        (Bc7Quality::Fast, true) => bc7::alpha_fast_settings(),
+        (Bc7Quality::Basic, true) => bc7::alpha_basic_settings(),
+        (Bc7Quality::Slow, true) => bc7::alpha_slow_settings(),
     };
     let Some(modes) = modes else { return preset };
+    let borrowed = borrowed_effort(quality);
     let mut s = preset;
     let on = |m: u8| modes.contains(m);
-    // Take the preset's effort for a mode it searches, else the alpha preset's.
-    let pick = |preset_value: u32, alpha_value: u32| if preset_value > 0 { preset_value } else { alpha_value };
+    // The preset's effort for a mode it searches, else the borrowed one.
+    let pick = |preset_value: u32, borrowed_value: u32| if preset_value > 0 { preset_value } else { borrowed_value };
     for m in 0..8 {
-        s.refine_iterations[m] = pick(preset.refine_iterations[m], alpha_preset.refine_iterations[m]);
+        s.refine_iterations[m] = pick(preset.refine_iterations[m], borrowed.refine_iterations[m]);
     }
     s.mode_selection[0] = on(0);
     s.skip_mode2 = !on(2);
     s.mode_selection[1] = on(1) || on(3) || on(7);
     s.fast_skip_threshold_mode1 =
-        if on(1) { pick(preset.fast_skip_threshold_mode1, alpha_preset.fast_skip_threshold_mode1) } else { 0 };
+        if on(1) { pick(preset.fast_skip_threshold_mode1, borrowed.fast_skip_threshold_mode1) } else { 0 };
     s.fast_skip_threshold_mode3 =
-        if on(3) { pick(preset.fast_skip_threshold_mode3, alpha_preset.fast_skip_threshold_mode3) } else { 0 };
+        if on(3) { pick(preset.fast_skip_threshold_mode3, borrowed.fast_skip_threshold_mode3) } else { 0 };
     s.fast_skip_threshold_mode7 =
-        if on(7) { pick(preset.fast_skip_threshold_mode7, alpha_preset.fast_skip_threshold_mode7) } else { 0 };
+        if on(7) { pick(preset.fast_skip_threshold_mode7, borrowed.fast_skip_threshold_mode7) } else { 0 };
     s.mode_selection[2] = on(4);
     s.mode_selection[3] = on(6);
     s
+}
+
+/// Per-mode partition counts and refinement passes for modes a preset does not search: the
+/// largest value among intel's alpha presets up to `quality`. (intel's alpha presets are not
+/// monotonic: basic tries 4 mode-7 partitions, fast 8; the maximum keeps "basic" at least as
+/// thorough as "fast".)
+fn borrowed_effort(quality: Bc7Quality) -> bc7::EncodeSettings {
+    let ladder = [bc7::alpha_fast_settings(), bc7::alpha_basic_settings(), bc7::alpha_slow_settings()];
+    let upto = match quality {
+        Bc7Quality::Fast => 1,
+        Bc7Quality::Basic => 2,
+        Bc7Quality::Slow => 3,
+    };
+    let mut out = ladder[0];
+    for s in &ladder[1..upto] {
+        for m in 0..8 {
+            out.refine_iterations[m] = out.refine_iterations[m].max(s.refine_iterations[m]);
+        }
+        out.fast_skip_threshold_mode1 = out.fast_skip_threshold_mode1.max(s.fast_skip_threshold_mode1);
+        out.fast_skip_threshold_mode3 = out.fast_skip_threshold_mode3.max(s.fast_skip_threshold_mode3);
+        out.fast_skip_threshold_mode7 = out.fast_skip_threshold_mode7.max(s.fast_skip_threshold_mode7);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -137,6 +158,14 @@ mod tests {
                 assert_eq!(s.channels, if alpha { 4 } else { 3 });
             }
         }
+    }
+
+    #[test]
+    fn borrowed_effort_never_drops_with_quality() {
+        let m7 = |q| settings(q, false, Some(Bc7Modes::MODE_7_ONLY)).fast_skip_threshold_mode7;
+        assert!(m7(Bc7Quality::Fast) <= m7(Bc7Quality::Basic) && m7(Bc7Quality::Basic) <= m7(Bc7Quality::Slow));
+        // Slow searches all 64 two-subset partitions.
+        assert_eq!(m7(Bc7Quality::Slow), 64);
     }
 
     #[test]

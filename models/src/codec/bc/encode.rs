@@ -152,12 +152,12 @@ mod tests {
         let bc4 = round_trip_psnr(BcFormat::Bc4, w, h, &img, &s, 1);
         let bc5 = round_trip_psnr(BcFormat::Bc5, w, h, &img, &s, 2);
         let bc3 = round_trip_psnr(BcFormat::Bc3, w, h, &img, &s, 4);
-        // Noise of +-6 levels is about 35 dB of signal; BC1 loses a few dB more.
-        assert!(bc1 > 30.0, "BC1 {bc1:.2} dB");
-        assert!(bc3 > 30.0, "BC3 {bc3:.2} dB");
-        assert!(bc7 > bc1 + 2.0, "BC7 {bc7:.2} dB vs BC1 {bc1:.2} dB");
-        assert!(bc4 > 38.0, "BC4 {bc4:.2} dB");
-        assert!(bc5 > 38.0, "BC5 {bc5:.2} dB");
+        // Measured (x86-64, intel_tex_2 0.5): BC1 35.9, BC3 37.1, BC7 40.6, BC4/BC5 50.0 dB.
+        assert!(bc1 > 33.0, "BC1 {bc1:.2} dB");
+        assert!(bc3 > 33.0, "BC3 {bc3:.2} dB");
+        assert!(bc7 > bc1 + 3.0, "BC7 {bc7:.2} dB vs BC1 {bc1:.2} dB");
+        assert!(bc4 > 45.0, "BC4 {bc4:.2} dB");
+        assert!(bc5 > 45.0, "BC5 {bc5:.2} dB");
         let alpha = test_image(w, h, 6, true);
         let bc7a = round_trip_psnr(BcFormat::Bc7, w, h, &alpha, &s, 4);
         let bc3a = round_trip_psnr(BcFormat::Bc3, w, h, &alpha, &s, 4);

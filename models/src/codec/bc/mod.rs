@@ -43,6 +43,9 @@ mod metrics;
 mod surface;
 mod tiles;
 
+#[cfg(test)]
+mod real;
+
 pub use bc7_modes::{Bc7Modes, Bc7Quality};
 pub use block::{bc7_block_mode, decode_bc6h_block, decode_block, BLOCK_RGBA_BYTES};
 pub use encode::{encode_surface, EncodeSettings};
