@@ -12,9 +12,11 @@
 //! So a mask is expressible exactly when it is non-empty, has mode 0 whenever it has mode 2,
 //! and has modes 4 and 5 both or neither. Anything else is rejected rather than silently
 //! widened, because the mask is a claim about the output (mode-7-only streams compress
-//! differently in BCPack). A mode the preset itself would not search borrows its partition
-//! count and refinement passes from intel's alpha presets (the one family that gives every
-//! mode non-zero values), taking the largest value up to the requested quality.
+//! differently in BCPack). With a mask, each allowed mode gets the larger of the preset's
+//! partition count / refinement passes and the largest value among intel's alpha presets up
+//! to the requested quality (the one family that gives every mode non-zero values), so a mode
+//! the preset skips is still searched properly and effort never drops from fast to slow.
+//! Without a mask the preset is used unchanged.
 
 use super::BcError;
 use intel_tex_2::bc7;
@@ -86,8 +88,9 @@ pub(super) fn settings(quality: Bc7Quality, alpha: bool, modes: Option<Bc7Modes>
     let borrowed = borrowed_effort(quality);
     let mut s = preset;
     let on = |m: u8| modes.contains(m);
-    // The preset's effort for a mode it searches, else the borrowed one.
-    let pick = |preset_value: u32, borrowed_value: u32| if preset_value > 0 { preset_value } else { borrowed_value };
+    // The larger of the preset's effort and the borrowed one (the preset's is 0 for a mode it
+    // skips; intel's alpha "basic" tries fewer mode-7 partitions than its "fast").
+    let pick = |preset_value: u32, borrowed_value: u32| preset_value.max(borrowed_value);
     for m in 0..8 {
         s.refine_iterations[m] = pick(preset.refine_iterations[m], borrowed.refine_iterations[m]);
     }
@@ -161,11 +164,18 @@ mod tests {
     }
 
     #[test]
-    fn borrowed_effort_never_drops_with_quality() {
-        let m7 = |q| settings(q, false, Some(Bc7Modes::MODE_7_ONLY)).fast_skip_threshold_mode7;
-        assert!(m7(Bc7Quality::Fast) <= m7(Bc7Quality::Basic) && m7(Bc7Quality::Basic) <= m7(Bc7Quality::Slow));
-        // Slow searches all 64 two-subset partitions.
-        assert_eq!(m7(Bc7Quality::Slow), 64);
+    fn masked_effort_never_drops_with_quality() {
+        for alpha in [false, true] {
+            let m7 = |q| settings(q, alpha, Some(Bc7Modes::MODE_7_ONLY)).fast_skip_threshold_mode7;
+            assert!(m7(Bc7Quality::Fast) <= m7(Bc7Quality::Basic) && m7(Bc7Quality::Basic) <= m7(Bc7Quality::Slow));
+            // Slow searches all 64 two-subset partitions.
+            assert_eq!(m7(Bc7Quality::Slow), 64);
+        }
+        // intel's own alpha presets: basic tries 4 mode-7 partitions, fast 8.
+        assert!(
+            bc7::alpha_basic_settings().fast_skip_threshold_mode7
+                < bc7::alpha_fast_settings().fast_skip_threshold_mode7
+        );
     }
 
     #[test]

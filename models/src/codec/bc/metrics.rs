@@ -37,7 +37,7 @@ fn mse(a: &[u8], b: &[u8], channels: usize) -> Result<f64, BcError> {
     if a.len() != b.len() {
         return Err(BcError::MetricLength { a: a.len(), b: b.len() });
     }
-    if a.is_empty() || a.len() % 4 != 0 {
+    if a.is_empty() || !a.len().is_multiple_of(4) {
         return Err(BcError::MetricImage { len: a.len() });
     }
     if !(1..=4).contains(&channels) {
