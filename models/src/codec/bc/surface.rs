@@ -35,13 +35,18 @@ pub fn decode_surface(format: BcFormat, width: u32, height: u32, blocks: &[u8]) 
     let (w, h) = (width as usize, height as usize);
     let mut rgba = vec![0u8; w * h * 4];
     let block_bytes = format.block_bytes() as usize;
-    for (i, block) in blocks.chunks_exact(block_bytes).enumerate() {
-        let texels = decode_block(format, block)?;
-        let (x0, y0) = ((i % blocks_x as usize) * 4, (i / blocks_x as usize) * 4);
-        let cols = (w - x0).min(4);
-        for row in 0..(h - y0).min(4) {
-            let dst = ((y0 + row) * w + x0) * 4;
-            rgba[dst..dst + cols * 4].copy_from_slice(&texels[row * 16..row * 16 + cols * 4]);
+    // One block row of the surface fills (up to) four texel rows of the image.
+    let block_rows = blocks.chunks_exact(blocks_x as usize * block_bytes);
+    for (block_row, image_rows) in block_rows.zip(rgba.chunks_mut(w * 4 * 4)) {
+        let rows = image_rows.len() / (w * 4);
+        for (bx, block) in block_row.chunks_exact(block_bytes).enumerate() {
+            let texels = decode_block(format, block)?;
+            let x0 = bx * 4;
+            let cols = (w - x0).min(4);
+            for row in 0..rows {
+                let dst = (row * w + x0) * 4;
+                image_rows[dst..dst + cols * 4].copy_from_slice(&texels[row * 16..row * 16 + cols * 4]);
+            }
         }
     }
     Ok(rgba)
