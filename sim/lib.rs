@@ -33,6 +33,7 @@
 
 pub mod camera;
 pub mod cli;
+pub mod content;
 pub mod engine;
 pub mod iopath;
 // The kernel is an internal; the `bench` feature exposes it to the criterion benches.

@@ -1,7 +1,9 @@
 //! The command line: `sfsim run`, `sfsim sweep`.
 
 mod camera;
+mod codec_report;
 mod frame;
+mod mdu;
 mod run;
 mod sweep;
 
@@ -27,6 +29,12 @@ enum Command {
     /// Camera paths: record a generator's output to a file that replays identically.
     #[command(subcommand)]
     Camera(camera::CameraCommand),
+    /// Run one request through the MDU's functional and timing models (zlib → BCPack →
+    /// swizzle): bytes out, modeled time and throughput. `--pack` packs instead.
+    Mdu(mdu::MduArgs),
+    /// Compare the packer's codecs on real textures per 64 KiB tile (sizes as % of BC,
+    /// decode MB/s per stage beside libdeflate).
+    CodecReport(codec_report::CodecReportArgs),
 }
 
 /// Parses the command line and runs it; errors are printed, never panicked.
@@ -37,6 +45,8 @@ pub fn main() -> ExitCode {
         Command::Sweep(args) => sweep::execute(args),
         Command::Camera(command) => camera::execute(command),
         Command::Frame(args) => frame::execute(args),
+        Command::Mdu(args) => mdu::execute(args),
+        Command::CodecReport(args) => codec_report::execute(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

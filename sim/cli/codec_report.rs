@@ -1,0 +1,52 @@
+//! `sfsim codec-report`: the codec table on real textures (see `content::codec_report`).
+
+use crate::content::codec_report::{markdown, measure, standard_variants, texture_files, tiles_of};
+use anyhow::Context;
+use sfsim_models::codec::bc::Bc7Quality;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct CodecReportArgs {
+    /// A folder of PNG textures, or one PNG.
+    #[arg(long, default_value = "scenarios/content/textures")]
+    pub textures: PathBuf,
+    /// BC7 encoder effort: fast, basic or slow.
+    #[arg(long, default_value = "basic", value_parser = parse_quality)]
+    pub quality: Bc7Quality,
+    /// zopfli runs on every Nth tile (it is ~50× slower than libdeflate-12); 1 = all.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub zopfli_every: u32,
+    /// Also write the tables (Markdown) to this file.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+fn parse_quality(s: &str) -> Result<Bc7Quality, String> {
+    match s {
+        "fast" => Ok(Bc7Quality::Fast),
+        "basic" => Ok(Bc7Quality::Basic),
+        "slow" => Ok(Bc7Quality::Slow),
+        _ => Err(format!("`{s}` is not a BC7 quality; expected fast, basic or slow")),
+    }
+}
+
+pub fn execute(args: CodecReportArgs) -> anyhow::Result<()> {
+    let files = texture_files(&args.textures)?;
+    eprintln!("{} textures from {}", files.len(), args.textures.display());
+    let mut reports = Vec::new();
+    for variant in standard_variants(args.quality) {
+        eprintln!("{}: encoding and compressing…", variant.name);
+        let tiles = tiles_of(&files, &variant)?;
+        reports.push(measure(variant, &tiles, args.zopfli_every as usize)?);
+    }
+    let table = markdown(&reports);
+    println!("{table}");
+    println!(
+        "zopfli sizes are measured on every {}th tile and scaled by its ratio to libdeflate-12 on those tiles.",
+        args.zopfli_every
+    );
+    if let Some(out) = &args.out {
+        std::fs::write(out, &table).with_context(|| format!("cannot write {}", out.display()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,4 @@
+//! Real content: how real textures compress through the MDU's codecs (`sfsim
+//! codec-report`).
+
+pub mod codec_report;
