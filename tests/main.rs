@@ -3,6 +3,7 @@
 mod browser;
 mod camera;
 mod cli;
+mod codecs;
 mod common;
 mod determinism;
 mod engine;
