@@ -176,7 +176,6 @@ struct Traced {
     x: u32,
     y: u32,
     hit: bool,
-    uv: (f64, f64),
     /// Its texture reads in the chunk's sample buffer.
     samples: std::ops::Range<usize>,
 }
@@ -187,7 +186,13 @@ struct TracedSample {
     texture: u32,
     desired: f32,
     effective: f32,
-    footprint: Option<Footprint>,
+    /// Feedback over the footprint: the footprint; at the location: the feedback texel.
+    writes: Writes,
+}
+
+enum Writes {
+    Footprint(Footprint),
+    Texel(u32, u32),
 }
 
 /// Per-texture feedback maps (slices of arrays of equal size) and MinMip maps.
@@ -417,7 +422,7 @@ impl<'s> FeedbackRenderer<'s> {
                     }
                     if self.writes_feedback[*tex as usize] {
                         self.written[*tex as usize] = true;
-                        self.write_feedback(*tex, t.uv, s);
+                        self.write_feedback(*tex, s);
                     }
                     if k == 0 {
                         if let Some(out) = pixels.as_deref_mut() {
@@ -438,26 +443,24 @@ impl<'s> FeedbackRenderer<'s> {
     }
 
     /// Writes one texture read's feedback, over its footprint or at its location.
-    fn write_feedback(&mut self, tex: u32, uv: (f64, f64), s: &TracedSample) {
+    fn write_feedback(&mut self, tex: u32, s: &TracedSample) {
         let layout = &self.layouts[tex as usize];
         let policy = self.cfg.feedback.small_tail;
-        match (self.cfg.feedback.kind, &s.footprint) {
-            (FeedbackKind::MinMip, Some(footprint)) => {
+        match (self.cfg.feedback.kind, &s.writes) {
+            (FeedbackKind::MinMip, Writes::Footprint(footprint)) => {
                 let (a, slice) = self.slots[tex as usize];
                 let mut map = self.arrays[a].slice_mut(slice).expect("slot exists");
                 let _ = layout.write_min_mip(&mut map, footprint, s.desired, policy);
             }
-            (FeedbackKind::MinMip, None) => {
+            (FeedbackKind::MinMip, &Writes::Texel(x, y)) => {
                 let (a, slice) = self.slots[tex as usize];
                 let mut map = self.arrays[a].slice_mut(slice).expect("slot exists");
-                let (x, y) = layout.location(uv);
                 map.write_min(x, y, layout.recorded_value(s.desired, policy));
             }
-            (FeedbackKind::MipRegionUsed, Some(footprint)) => {
+            (FeedbackKind::MipRegionUsed, Writes::Footprint(footprint)) => {
                 let _ = layout.write_region_used(&mut self.region_used[tex as usize], footprint);
             }
-            (FeedbackKind::MipRegionUsed, None) => {
-                let (x, y) = layout.location(uv);
+            (FeedbackKind::MipRegionUsed, &Writes::Texel(x, y)) => {
                 let (first, second) = linear_mips(f64::from(s.desired), layout.mip_count());
                 let map = &mut self.region_used[tex as usize];
                 map.set(x, y, first);
@@ -483,13 +486,15 @@ impl<'s> FeedbackRenderer<'s> {
         let object = visibility.nearest(i);
         let hit = (object != MISS).then(|| camera.shade(&self.scene.shapes, visibility.ray(i), object)).flatten();
         let Some(hit) = hit else {
-            return Traced { x, y, hit: false, uv: (0.0, 0.0), samples: start..start };
+            return Traced { x, y, hit: false, samples: start..start };
         };
         let uv = (hit.hit.uv.0.rem_euclid(1.0), hit.hit.uv.1.rem_euclid(1.0));
         let derivs = [hit.duv_dx.0, hit.duv_dx.1, hit.duv_dy.0, hit.duv_dy.1];
         let at_location = self.cfg.feedback.writes == FeedbackWrites::Location;
-        // A set's textures usually share a size, hence the desired LOD.
+        // A set's textures usually share a size, hence the desired LOD, and often a
+        // feedback layout, hence the texel written.
         let mut shared: Option<(&PreparedSampler, DesiredLod)> = None;
+        let mut shared_texel: Option<(&FeedbackLayout, (u32, u32))> = None;
         for texture in self.scene.textures_of(hit.object) {
             let sampler = &self.samplers[texture as usize];
             let minmip = Some(&self.minmip[texture as usize]);
@@ -501,23 +506,29 @@ impl<'s> FeedbackRenderer<'s> {
                 if let Ok(d) = desired {
                     shared = Some((sampler, d));
                 }
+                let layout = &self.layouts[texture as usize];
+                let (x, y) = match shared_texel {
+                    Some((l, texel)) if l == layout => texel,
+                    _ => layout.location(uv),
+                };
+                shared_texel = Some((layout, (x, y)));
                 desired.and_then(|d| sampler.clamped(uv, &d, minmip)).ok().map(|l| TracedSample {
                     texture,
                     desired: l.desired_lod,
                     effective: l.effective_lod,
-                    footprint: None,
+                    writes: Writes::Texel(x, y),
                 })
             } else {
                 sampler.sample(uv, derivs, minmip).ok().map(|s| TracedSample {
                     texture,
                     desired: s.desired_lod,
                     effective: s.effective_lod,
-                    footprint: Some(s.feedback_footprint),
+                    writes: Writes::Footprint(s.feedback_footprint),
                 })
             };
             out.extend(traced);
         }
-        Traced { x, y, hit: true, uv, samples: start..out.len() }
+        Traced { x, y, hit: true, samples: start..out.len() }
     }
 
     /// The standard tiles the feedback maps request, as (texture, tile), sorted and without
