@@ -118,8 +118,8 @@ fn check_trailer(src: &[u8], end: usize, out: &[u8], inflated: u64) -> Result<()
         return Err(ZlibError::OutputTooShort { declared: out.len() as u64, actual: inflated });
     }
     let len = src.len() as u64;
-    let stored =
-        header::trailer(src, end).ok_or(ZlibError::TruncatedTrailer { len, missing: (end + 4) as u64 - len })?;
+    let stored = header::trailer(src, end)
+        .ok_or_else(|| ZlibError::TruncatedTrailer { len, missing: ((end + 4) as u64).saturating_sub(len) })?;
     let computed = zlib_rs::adler32::adler32(1, out);
     if stored != computed {
         return Err(ZlibError::BadAdler { stored, computed });
