@@ -23,6 +23,16 @@ fn sample_grid(c: &mut Criterion) {
             b.iter(|| run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {}).expect("runs").stats)
         });
     }
+    // The measure: one core (the sampler's thread pool limited to one thread).
+    let overrides: Vec<Override> =
+        ["duration=2s", "workload.render.feedback.writes=Location"].iter().map(|s| s.parse().unwrap()).collect();
+    let scenario = Scenario::load(&file, &overrides).expect("sample-grid.ron loads");
+    let one_core = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a one-thread pool");
+    group.bench_function("sample-grid, 2 s simulated, location feedback, one core", |b| {
+        b.iter(|| {
+            one_core.install(|| run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {}).expect("runs").stats)
+        })
+    });
     group.finish();
 }
 

@@ -115,12 +115,14 @@ fn uv_derivatives(hit: &SurfaceHit, ray: &PrimaryRay) -> ((f64, f64), (f64, f64)
     if dn.abs() < 1e-12 || det.abs() < 1e-30 {
         return (NONE, NONE);
     }
+    // Two divisions per hit instead of six: this runs for every sampled pixel.
+    let (inv_dn, inv_det) = (1.0 / dn, 1.0 / det);
     let transfer = |d_dir: DVec3| {
         let dp_unprojected = d_dir * hit.t;
-        let dt = -dp_unprojected.dot(hit.normal) / dn;
+        let dt = -dp_unprojected.dot(hit.normal) * inv_dn;
         let dp = dp_unprojected + ray.dir * dt;
         let (ru, rv) = (dp.dot(hit.dpdu), dp.dot(hit.dpdv));
-        ((c * ru - b * rv) / det, (a * rv - b * ru) / det)
+        ((c * ru - b * rv) * inv_det, (a * rv - b * ru) * inv_det)
     };
     (transfer(ray.ddir_dx), transfer(ray.ddir_dy))
 }
