@@ -45,6 +45,7 @@ impl RayCamera {
 
     /// The normalized ray through the centre of pixel (x, y) and its direction
     /// differentials per pixel step.
+    #[inline]
     pub fn primary_ray(&self, x: u32, y: u32) -> PrimaryRay {
         let step = self.pixel_step();
         let sx = (f64::from(x) + 0.5 - f64::from(self.width) * 0.5) * step;
