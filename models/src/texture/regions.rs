@@ -291,7 +291,7 @@ fn split(format: BcFormat, all: &[MipPlacement], group: &[MipPlacement], residen
 fn mips_touching(all: &[MipPlacement], range: Range<u64>) -> Range<u32> {
     let mut touching = all.iter().filter(|m| m.offset < range.end && range.start < m.offset + m.bytes);
     let first = touching.next().map_or(0, |m| m.level);
-    let last = touching.last().map_or(first, |m| m.level);
+    let last = touching.next_back().map_or(first, |m| m.level);
     first..last + 1
 }
 
