@@ -333,7 +333,7 @@ fn parse_entry(
         return Err(check.field(
             name("RelativeOffset"),
             relative_offset,
-            format!("a multiple of {STREAM_ALIGNMENT} at or after {previous_end} (the end of stream {index} - 1)"),
+            format!("a multiple of {STREAM_ALIGNMENT}, at or after {previous_end} (where the previous stream ends)"),
         ));
     }
     let end = relative_offset.saturating_add(u64::from(compressed));
