@@ -11,4 +11,5 @@ mod feedback;
 mod feedback_rate;
 mod io_curves;
 mod io_scenarios;
+mod pack;
 mod scenario_errors;

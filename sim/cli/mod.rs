@@ -4,6 +4,7 @@ mod camera;
 mod codec_report;
 mod frame;
 mod mdu;
+mod pack;
 mod run;
 mod sweep;
 
@@ -35,6 +36,9 @@ enum Command {
     /// Compare the packer's codecs on real textures per 64 KiB tile (sizes as % of BC,
     /// decode MB/s per stage beside libdeflate).
     CodecReport(codec_report::CodecReportArgs),
+    /// Pack an image (PNG/JPEG/TGA) into a texture container: mips, BC encode, regions by
+    /// tile mode, each compressed the smallest of Deflate / BCPack / BCPack+Deflate / raw.
+    Pack(pack::PackArgs),
 }
 
 /// Parses the command line and runs it; errors are printed, never panicked.
@@ -47,6 +51,7 @@ pub fn main() -> ExitCode {
         Command::Frame(args) => frame::execute(args),
         Command::Mdu(args) => mdu::execute(args),
         Command::CodecReport(args) => codec_report::execute(args),
+        Command::Pack(args) => pack::execute(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

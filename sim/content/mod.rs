@@ -2,3 +2,5 @@
 //! codec-report`).
 
 pub mod codec_report;
+pub mod mipgen;
+pub mod pack;

@@ -20,6 +20,7 @@ mod desc;
 mod error;
 mod format;
 mod maps;
+mod regions;
 mod tiles;
 
 #[cfg(test)]
@@ -31,4 +32,5 @@ pub use desc::{MipInfo, TextureDesc, MAX_DIMENSION};
 pub use error::TextureError;
 pub use format::{BcFormat, BLOCK_DIM, TILE_BYTES};
 pub use maps::MIN_MIP_REGION;
+pub use regions::{MipLayout, MipPlacement, PackRegions, Region, RegionError, TileMode, MAX_REGION_BYTES};
 pub use tiles::{TileCoord, TileGrid};

@@ -1,0 +1,437 @@
+//! The container's bytes: header and stream-table layout, writing, and parsing with every
+//! field checked (docs/container.md is the normative description; this file implements
+//! version 1 of it).
+
+use super::error::ContainerError;
+use super::hash::Fnv64;
+use sfsim_models::codec::bcpack::BcpackMode;
+use sfsim_models::nvme::{RequestOptions, SwizzleMode, MAX_ZLIB_OUTPUT, STREAM_ALIGNMENT};
+use sfsim_models::texture::{BcFormat, PackRegions, Region, TextureDesc, TileCoord, TileMode, MAX_DIMENSION};
+
+/// The file's first eight bytes.
+pub const MAGIC: [u8; 8] = *b"SFSIMTEX";
+/// The format version this code writes and reads.
+pub const VERSION: u16 = 1;
+/// Header bytes (version 1).
+pub const HEADER_BYTES: usize = 64;
+/// Bytes of one stream-table entry (version 1); a multiple of 16 so entries stay aligned.
+pub const ENTRY_BYTES: usize = 48;
+/// Where the table hash sits in the header; the hash covers every header byte before it.
+const TABLE_HASH_AT: usize = 56;
+
+const FLAG_SRGB: u8 = 1;
+const ENTRY_RESIDENT: u8 = 1;
+const ENTRY_TILE: u8 = 2;
+
+/// The header's fields (see docs/container.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header {
+    pub desc: TextureDesc,
+    pub tile_mode: TileMode,
+    /// Streamable mips (`--mipstreams`).
+    pub mip_streams: u32,
+    /// Colour channels are sRGB-encoded (the DXGI `_SRGB` format variant).
+    pub srgb: bool,
+    pub stream_count: u32,
+    /// Offset of the data section from the start of the file.
+    pub data_offset: u64,
+    /// Bytes of the data section (streams and their alignment padding).
+    pub data_bytes: u64,
+    /// Sum of every stream's `UncompressedSize`: the texture's layout bytes.
+    pub layout_bytes: u64,
+}
+
+/// One stream-table entry: where the stream is, what the MDU does with it, what it holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamEntry {
+    /// Offset of the stream from the start of the data section; a multiple of 16.
+    pub relative_offset: u64,
+    /// Bytes stored in the file.
+    pub compressed_size: u32,
+    /// Bytes after the zlib stage (= `compressed_size` when zlib is not applied).
+    pub inflated_size: u32,
+    /// Bytes after BCPack (= `inflated_size` when BCPack is not applied): what lands in
+    /// memory; 64 KiB for an SFS tile.
+    pub uncompressed_size: u32,
+    pub options: RequestOptions,
+    /// Offset of the stream's bytes in the texture's layout (see `PackRegions`).
+    pub layout_offset: u64,
+    /// FNV-1a 64 of the uncompressed bytes.
+    pub hash: u64,
+    /// Mips the stream holds bytes of: `first_mip..first_mip + mip_count`.
+    pub first_mip: u32,
+    pub mip_count: u32,
+    /// Loaded at texture creation and never evicted.
+    pub resident: bool,
+    /// The SFS tile this stream is, if it is one.
+    pub tile: Option<TileCoord>,
+}
+
+impl StreamEntry {
+    /// True when the data section holds nothing but the bytes themselves.
+    pub fn is_raw(&self) -> bool {
+        !self.options.zlib && self.options.bcpack_mode == 0
+    }
+}
+
+pub fn format_code(format: BcFormat) -> u8 {
+    BcpackMode::from_format(format) as u8
+}
+
+fn align(n: u64) -> u64 {
+    n.div_ceil(STREAM_ALIGNMENT) * STREAM_ALIGNMENT
+}
+
+/// Data-section offset for `streams` entries (always 16-aligned since entries are 48 B).
+pub fn data_offset(streams: usize) -> u64 {
+    align((HEADER_BYTES + streams * ENTRY_BYTES) as u64)
+}
+
+/// Serialises a whole container: header, table, then each stream at its entry's offset,
+/// zero-padded to 16 bytes. `entries[i].relative_offset` must already be set (see
+/// [`place_streams`]).
+pub fn write(header: &Header, entries: &[StreamEntry], streams: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = Vec::with_capacity((header.data_offset + header.data_bytes) as usize);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&(HEADER_BYTES as u16).to_le_bytes());
+    out.extend_from_slice(&(ENTRY_BYTES as u16).to_le_bytes());
+    out.push(format_code(header.desc.format));
+    out.push(header.tile_mode.code());
+    out.extend_from_slice(&header.desc.width.to_le_bytes());
+    out.extend_from_slice(&header.desc.height.to_le_bytes());
+    out.push(header.desc.mip_levels as u8);
+    out.push(header.mip_streams as u8);
+    out.push(if header.srgb { FLAG_SRGB } else { 0 });
+    out.push(0);
+    out.extend_from_slice(&header.stream_count.to_le_bytes());
+    out.extend_from_slice(&header.data_offset.to_le_bytes());
+    out.extend_from_slice(&header.data_bytes.to_le_bytes());
+    out.extend_from_slice(&header.layout_bytes.to_le_bytes());
+    debug_assert_eq!(out.len(), TABLE_HASH_AT);
+    out.extend_from_slice(&[0; 8]);
+    for e in entries {
+        out.extend_from_slice(&e.relative_offset.to_le_bytes());
+        out.extend_from_slice(&e.compressed_size.to_le_bytes());
+        out.extend_from_slice(&e.inflated_size.to_le_bytes());
+        out.extend_from_slice(&e.uncompressed_size.to_le_bytes());
+        out.push(u8::from(e.options.zlib));
+        out.push(e.options.bcpack_mode as u8);
+        out.extend_from_slice(&(e.options.swizzle_mode as u16).to_le_bytes());
+        out.extend_from_slice(&e.layout_offset.to_le_bytes());
+        out.extend_from_slice(&e.hash.to_le_bytes());
+        out.push(e.first_mip as u8);
+        out.push(e.mip_count as u8);
+        let flags = if e.resident { ENTRY_RESIDENT } else { 0 } | if e.tile.is_some() { ENTRY_TILE } else { 0 };
+        out.push(flags);
+        out.push(0);
+        let (x, y) = e.tile.map_or((0, 0), |t| (t.x as u16, t.y as u16));
+        out.extend_from_slice(&x.to_le_bytes());
+        out.extend_from_slice(&y.to_le_bytes());
+    }
+    let hash = table_hash(&out);
+    out[TABLE_HASH_AT..TABLE_HASH_AT + 8].copy_from_slice(&hash.to_le_bytes());
+    out.resize(header.data_offset as usize, 0);
+    for (e, s) in entries.iter().zip(streams) {
+        out.resize((header.data_offset + e.relative_offset) as usize, 0);
+        out.extend_from_slice(s);
+    }
+    out.resize((header.data_offset + header.data_bytes) as usize, 0);
+    out
+}
+
+/// Gives each entry its 16-aligned offset, in table order, and returns the data bytes.
+pub fn place_streams(entries: &mut [StreamEntry]) -> u64 {
+    let mut at = 0;
+    for e in entries {
+        e.relative_offset = at;
+        at = align(at + u64::from(e.compressed_size));
+    }
+    at
+}
+
+/// The table hash of `bytes` = header (hash field zeroed) followed by the table.
+pub fn table_hash(bytes: &[u8]) -> u64 {
+    let mut h = Fnv64::default();
+    h.update(&bytes[..TABLE_HASH_AT]);
+    h.update(&[0; 8]);
+    h.update(&bytes[TABLE_HASH_AT + 8..]);
+    h.finish()
+}
+
+/// Little-endian reads at fixed offsets of a slice already checked to be long enough.
+struct Le<'a>(&'a [u8]);
+
+impl Le<'_> {
+    fn u8(&self, at: usize) -> u8 {
+        self.0[at]
+    }
+    fn u16(&self, at: usize) -> u16 {
+        u16::from_le_bytes([self.0[at], self.0[at + 1]])
+    }
+    fn u32(&self, at: usize) -> u32 {
+        u32::from_le_bytes(self.0[at..at + 4].try_into().unwrap_or([0; 4]))
+    }
+    fn u64(&self, at: usize) -> u64 {
+        u64::from_le_bytes(self.0[at..at + 8].try_into().unwrap_or([0; 8]))
+    }
+}
+
+/// Builds field errors for one file.
+struct Check<'a> {
+    file: &'a str,
+}
+
+impl Check<'_> {
+    fn field(&self, field: impl Into<String>, found: impl ToString, expected: impl Into<String>) -> ContainerError {
+        ContainerError::Field {
+            file: self.file.to_string(),
+            field: field.into(),
+            found: found.to_string(),
+            expected: expected.into(),
+        }
+    }
+
+    fn truncated(&self, what: &'static str, needed: u64, found: usize) -> ContainerError {
+        ContainerError::Truncated { file: self.file.to_string(), what, needed, found: found as u64 }
+    }
+}
+
+/// Parses and validates everything but the stream bytes: the header, the table, and that
+/// the table is exactly the regions the header's texture, tile mode and mip streams give.
+pub fn parse(file: &str, bytes: &[u8]) -> Result<(Header, Vec<StreamEntry>, PackRegions), ContainerError> {
+    let check = Check { file };
+    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+        let found: String = bytes.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        return Err(check.field("magic", format!("0x{found}"), "\"SFSIMTEX\" (an sfsim packed texture)"));
+    }
+    if bytes.len() < HEADER_BYTES {
+        return Err(check.truncated("header", HEADER_BYTES as u64, bytes.len()));
+    }
+    let h = Le(&bytes[..HEADER_BYTES]);
+    let version = h.u16(8);
+    if version != VERSION {
+        return Err(check.field("header version", version, format!("{VERSION}")));
+    }
+    if h.u16(10) as usize != HEADER_BYTES {
+        return Err(check.field("header size", h.u16(10), format!("{HEADER_BYTES} for version {VERSION}")));
+    }
+    if h.u16(12) as usize != ENTRY_BYTES {
+        return Err(check.field("stream entry size", h.u16(12), format!("{ENTRY_BYTES} for version {VERSION}")));
+    }
+    let format = BcpackMode::from_raw(u32::from(h.u8(14)))
+        .map_err(|_| check.field("format", h.u8(14), "1..=7 (BC1..BC5, BC6H, BC7)"))?
+        .format();
+    let tile_mode = TileMode::from_code(h.u8(15))
+        .ok_or_else(|| check.field("tile mode", h.u8(15), "0 (sfs), 1 (tile64k) or 2 (mip)"))?;
+    let (width, height, mips) = (h.u32(16), h.u32(20), u32::from(h.u8(24)));
+    for (field, value) in [("width", width), ("height", height)] {
+        if value == 0 || value > MAX_DIMENSION {
+            return Err(check.field(field, value, format!("1..={MAX_DIMENSION} texels")));
+        }
+    }
+    let full = TextureDesc::full_mip_count(width, height);
+    if mips != full {
+        return Err(check.field("mip count", mips, format!("{full} (the full chain of a {width}x{height} texture)")));
+    }
+    let desc = TextureDesc::new(width, height, format, Some(mips))
+        .map_err(|e| check.field("texture", "invalid", e.to_string()))?;
+    let mip_streams = u32::from(h.u8(25));
+    let regions = PackRegions::new(&desc, tile_mode, Some(mip_streams)).map_err(|_| {
+        check.field("mip streams", mip_streams, format!("0..={} for this texture", desc.first_packed_mip()))
+    })?;
+    let flags = h.u8(26);
+    if flags & !FLAG_SRGB != 0 {
+        return Err(check.field("flags", format!("{flags:#04x}"), "only bit 0 (sRGB) set"));
+    }
+    if h.u8(27) != 0 {
+        return Err(check.field("reserved header byte 27", h.u8(27), "0"));
+    }
+    let srgb = flags & FLAG_SRGB != 0;
+    let stream_count = h.u32(28);
+    if stream_count as usize != regions.regions.len() {
+        return Err(check.field(
+            "stream count",
+            stream_count,
+            format!("{} ({} tile mode, {mip_streams} streamable mips)", regions.regions.len(), tile_mode),
+        ));
+    }
+    let expected_offset = data_offset(regions.regions.len());
+    let data_off = h.u64(32);
+    if data_off != expected_offset {
+        return Err(check.field(
+            "data offset",
+            data_off,
+            format!("{expected_offset} (header + {stream_count} entries)"),
+        ));
+    }
+    if (bytes.len() as u64) < data_off {
+        return Err(check.truncated("stream table", data_off, bytes.len()));
+    }
+    let data_bytes = h.u64(40);
+    let file_end = data_off.checked_add(data_bytes);
+    if file_end != Some(bytes.len() as u64) {
+        if file_end.is_some_and(|end| end > bytes.len() as u64) {
+            return Err(check.truncated("data section", file_end.unwrap_or(u64::MAX), bytes.len()));
+        }
+        return Err(check.field(
+            "data size",
+            data_bytes,
+            format!(
+                "{} (the file's {} B minus the {} B data offset)",
+                bytes.len() as u64 - data_off,
+                bytes.len(),
+                data_off
+            ),
+        ));
+    }
+    let layout_bytes = h.u64(48);
+    if layout_bytes != regions.total_bytes() {
+        return Err(check.field(
+            "layout size",
+            layout_bytes,
+            format!("{} (the texture's BC data)", regions.total_bytes()),
+        ));
+    }
+    let header =
+        Header { desc, tile_mode, mip_streams, srgb, stream_count, data_offset: data_off, data_bytes, layout_bytes };
+    let mut entries = Vec::with_capacity(regions.regions.len());
+    let mut data_end = 0u64;
+    for (index, region) in regions.regions.iter().enumerate() {
+        let at = HEADER_BYTES + index * ENTRY_BYTES;
+        let entry =
+            parse_entry(&check, index, &Le(&bytes[at..at + ENTRY_BYTES]), format, region, data_end, data_bytes)?;
+        data_end = entry.relative_offset + u64::from(entry.compressed_size);
+        entries.push(entry);
+    }
+    let stored = Le(bytes).u64(TABLE_HASH_AT);
+    let found = table_hash(&bytes[..data_off as usize]);
+    if stored != found {
+        return Err(ContainerError::TableHash { file: file.to_string(), expected: stored, found });
+    }
+    Ok((header, entries, regions))
+}
+
+fn parse_entry(
+    check: &Check,
+    index: usize,
+    e: &Le,
+    format: BcFormat,
+    region: &Region,
+    previous_end: u64,
+    data_bytes: u64,
+) -> Result<StreamEntry, ContainerError> {
+    let name = |field: &str| format!("stream {index} {field}");
+    let relative_offset = e.u64(0);
+    let (compressed, inflated, uncompressed) = (e.u32(8), e.u32(12), e.u32(16));
+    let (zlib, bcpack_mode, swizzle_mode) = (e.u8(20), u32::from(e.u8(21)), u32::from(e.u16(22)));
+    let (layout_offset, hash) = (e.u64(24), e.u64(32));
+    let (first_mip, mip_count, flags) = (u32::from(e.u8(40)), u32::from(e.u8(41)), e.u8(42));
+    let tile_xy = (u32::from(e.u16(44)), u32::from(e.u16(46)));
+
+    if !relative_offset.is_multiple_of(STREAM_ALIGNMENT) || relative_offset < previous_end {
+        return Err(check.field(
+            name("RelativeOffset"),
+            relative_offset,
+            format!("a multiple of {STREAM_ALIGNMENT}, at or after {previous_end} (where the previous stream ends)"),
+        ));
+    }
+    let end = relative_offset.saturating_add(u64::from(compressed));
+    if compressed == 0 || end > data_bytes {
+        return Err(check.field(
+            name("CompressedSize"),
+            compressed,
+            format!("1..={} (the data section ends at {data_bytes})", data_bytes.saturating_sub(relative_offset)),
+        ));
+    }
+    if u64::from(uncompressed) != region.bytes {
+        return Err(check.field(
+            name("UncompressedSize"),
+            uncompressed,
+            format!("{} (its region's size)", region.bytes),
+        ));
+    }
+    if zlib > 1 {
+        return Err(check.field(name("zlib flag"), zlib, "0 or 1"));
+    }
+    let zlib = zlib == 1;
+    // zlib applied ⇔ CompressedSize ≠ InflatedSize, and then the stream must shrink.
+    if zlib != (compressed != inflated) || (zlib && compressed >= inflated) {
+        let expected = if zlib {
+            format!("more than CompressedSize {compressed} (zlib applied)")
+        } else {
+            format!("{compressed} = CompressedSize (zlib not applied)")
+        };
+        return Err(check.field(name("InflatedSize"), inflated, expected));
+    }
+    if u64::from(inflated) > MAX_ZLIB_OUTPUT.0 {
+        return Err(check.field(
+            name("InflatedSize"),
+            inflated,
+            format!("at most {} (the MDU's zlib limit)", MAX_ZLIB_OUTPUT.0),
+        ));
+    }
+    let mode = u32::from(format_code(format));
+    if bcpack_mode != 0 && bcpack_mode != mode {
+        return Err(check.field(name("BcpackMode"), bcpack_mode, format!("0 or {mode} ({format:?})")));
+    }
+    let bcpack = bcpack_mode != 0;
+    // BCPack applied ⇔ InflatedSize ≠ UncompressedSize, and then it must shrink.
+    if bcpack != (inflated != uncompressed) || (bcpack && inflated >= uncompressed) {
+        let expected = if bcpack {
+            format!("less than UncompressedSize {uncompressed} (BCPack applied)")
+        } else {
+            format!("{uncompressed} = UncompressedSize (BCPack not applied)")
+        };
+        let field = if zlib { "InflatedSize" } else { "CompressedSize" };
+        return Err(check.field(name(field), inflated, expected));
+    }
+    if SwizzleMode::from_raw(swizzle_mode).is_none() {
+        return Err(check.field(name("SwizzleMode"), swizzle_mode, format!("0..={}", SwizzleMode::MAX)));
+    }
+    if layout_offset != region.offset {
+        return Err(check.field(
+            name("layout offset"),
+            layout_offset,
+            format!("{} (its region's offset)", region.offset),
+        ));
+    }
+    if first_mip != region.mips.start || mip_count != region.mips.len() as u32 {
+        return Err(check.field(
+            name("mips"),
+            format!("{first_mip}..{}", first_mip + mip_count),
+            format!("{}..{} (its region's mips)", region.mips.start, region.mips.end),
+        ));
+    }
+    let expected_flags =
+        if region.resident { ENTRY_RESIDENT } else { 0 } | if region.tile.is_some() { ENTRY_TILE } else { 0 };
+    if flags != expected_flags || e.u8(43) != 0 {
+        return Err(check.field(
+            name("flags"),
+            format!("{flags:#04x}, reserved {}", e.u8(43)),
+            format!("{expected_flags:#04x}, reserved 0 (resident {}, tile {})", region.resident, region.tile.is_some()),
+        ));
+    }
+    let tile = region.tile;
+    let expected_xy = tile.map_or((0, 0), |t| (t.x, t.y));
+    if tile_xy != expected_xy {
+        return Err(check.field(
+            name("tile"),
+            format!("({}, {})", tile_xy.0, tile_xy.1),
+            format!("({}, {}) (its region's tile)", expected_xy.0, expected_xy.1),
+        ));
+    }
+    Ok(StreamEntry {
+        relative_offset,
+        compressed_size: compressed,
+        inflated_size: inflated,
+        uncompressed_size: uncompressed,
+        options: RequestOptions { zlib, bcpack_mode, swizzle_mode },
+        layout_offset,
+        hash,
+        first_mip,
+        mip_count,
+        resident: region.resident,
+        tile,
+    })
+}

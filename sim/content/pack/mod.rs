@@ -1,0 +1,46 @@
+//! sfsim's packed-texture container and the packer behind `sfsim pack` (an XBTC-like tool,
+//! SPEC §3; the file format is docs/container.md, version 1).
+//!
+//! Packing: an image (PNG/JPEG/TGA, [`load_image`]) gets a full mip chain
+//! ([`mipgen`](crate::content::mipgen): Kaiser filter, sRGB-aware), is BC-encoded, laid out
+//! and cut into regions by tile mode and mip-stream count
+//! ([`PackRegions`](sfsim_models::texture::PackRegions)), and each region is compressed
+//! three ways (Deflate only, BCPack only, BCPack then Deflate), the smallest kept, raw when
+//! nothing shrinks. Regions compress in parallel. Every stream is decoded back through the
+//! functional MDU before it is written.
+//!
+//! Reading: [`Container::open`] / [`Container::from_bytes`] validate the whole header and
+//! table (every field against its range, the table against the regions the header implies,
+//! a table hash); [`Container::stream`] gives a stream's MDU request and bytes,
+//! [`Container::decode_stream`] decodes it and checks its FNV-1a hash, so a tile that arrives
+//! corrupted is detected. Nothing panics on a hostile file.
+//!
+//! ```no_run
+//! use sfsim::content::pack::{load_image, pack, Container, PackOptions};
+//! use sfsim_models::texture::BcFormat;
+//! let image = load_image("albedo.png".as_ref())?;
+//! let packed = pack(&image, &PackOptions::new(BcFormat::Bc7), &|| {})?;
+//! let container = Container::from_bytes(packed.container)?;
+//! let tile = container.decode_stream(0)?; // 64 KiB of BC7 blocks
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod compress;
+mod error;
+mod format;
+mod hash;
+mod input;
+mod packer;
+mod reader;
+mod summary;
+#[cfg(test)]
+mod tests;
+
+pub use compress::{compress, CodecPath, Compressed};
+pub use error::{ContainerError, PackError};
+pub use format::{Header, StreamEntry, ENTRY_BYTES, HEADER_BYTES, MAGIC, VERSION};
+pub use hash::fnv1a64;
+pub use input::load_image;
+pub use packer::{encode_mips, layout_bytes, pack, PackOptions, PackedTexture};
+pub use reader::{Container, Stream};
+pub use summary::{PathTotals, Summary, Timing};

@@ -1,0 +1,130 @@
+//! What `sfsim pack` reports: streams by codec path, bytes, ratio, time — printed as a table
+//! and written as JSON by `--summary-json` (`streams` is the stream count).
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Streams and bytes of one codec path.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct PathTotals {
+    pub streams: usize,
+    pub uncompressed_bytes: u64,
+    pub compressed_bytes: u64,
+}
+
+/// Wall-clock seconds per packing phase (host time; not a simulated quantity).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Timing {
+    pub mipgen: f64,
+    pub encode: f64,
+    pub compress: f64,
+    pub total: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    pub input: String,
+    pub output: String,
+    /// `bc1` .. `bc7`.
+    pub format: String,
+    pub srgb: bool,
+    pub width: u32,
+    pub height: u32,
+    pub mips: u32,
+    pub tilemode: String,
+    pub mipstreams: u32,
+    pub bc7modes: Option<String>,
+    pub deflate: String,
+    /// Stream count (streamable + resident).
+    pub streams: usize,
+    pub resident_streams: usize,
+    /// Sum of every stream's UncompressedSize: the texture's BC data (tile padding included).
+    pub uncompressed_bytes: u64,
+    /// Sum of every stream's CompressedSize.
+    pub compressed_bytes: u64,
+    pub file_bytes: u64,
+    /// uncompressed_bytes / compressed_bytes.
+    pub ratio: f64,
+    /// Keyed `raw`, `deflate`, `bcpack`, `bcpack_deflate`.
+    pub paths: BTreeMap<&'static str, PathTotals>,
+    pub seconds: Timing,
+}
+
+impl Summary {
+    pub fn to_json(&self) -> String {
+        // A struct of plain numbers and strings always serialises.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let colour = if self.srgb { "sRGB" } else { "linear" };
+        writeln!(
+            f,
+            "{} → {}: {}x{} {} ({colour}), {} mips, tile mode {}, {} streamable mips",
+            self.input,
+            self.output,
+            self.width,
+            self.height,
+            self.format.to_uppercase(),
+            self.mips,
+            self.tilemode,
+            self.mipstreams
+        )?;
+        writeln!(
+            f,
+            "{} streams ({} streamable, {} always resident), Deflate = {}",
+            self.streams,
+            self.streams - self.resident_streams,
+            self.resident_streams,
+            self.deflate
+        )?;
+        writeln!(f, "{:<16} {:>8} {:>14} {:>14} {:>8}", "codec path", "streams", "BC bytes", "packed bytes", "ratio")?;
+        let rows = [
+            ("raw", "raw"),
+            ("deflate", "Deflate only"),
+            ("bcpack", "BCPack only"),
+            ("bcpack_deflate", "BCPack+Deflate"),
+        ];
+        for (key, label) in rows {
+            let t = self.paths.get(key).copied().unwrap_or_default();
+            writeln!(
+                f,
+                "{label:<16} {:>8} {:>14} {:>14} {:>8}",
+                t.streams,
+                t.uncompressed_bytes,
+                t.compressed_bytes,
+                ratio(t)
+            )?;
+        }
+        let total = PathTotals {
+            streams: self.streams,
+            uncompressed_bytes: self.uncompressed_bytes,
+            compressed_bytes: self.compressed_bytes,
+        };
+        writeln!(
+            f,
+            "{:<16} {:>8} {:>14} {:>14} {:>8}",
+            "total",
+            total.streams,
+            total.uncompressed_bytes,
+            total.compressed_bytes,
+            ratio(total)
+        )?;
+        write!(
+            f,
+            "file {} B; mips {:.2} s, BC encode {:.2} s, compress {:.2} s, total {:.2} s",
+            self.file_bytes, self.seconds.mipgen, self.seconds.encode, self.seconds.compress, self.seconds.total
+        )
+    }
+}
+
+fn ratio(t: PathTotals) -> String {
+    if t.streams == 0 {
+        "-".to_string()
+    } else {
+        format!("{:.3}:1", t.uncompressed_bytes as f64 / t.compressed_bytes.max(1) as f64)
+    }
+}
