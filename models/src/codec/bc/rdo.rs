@@ -136,6 +136,7 @@ pub fn rdo(
         tile_bh: (tile_h / 4) as usize,
         out: blocks.to_vec(),
         seen: parts.iter().map(|_| [FieldMap::default(), FieldMap::default()]).collect(),
+        slots: vec![None; (tile_w / 4 * tile_h / 4) as usize],
     };
     for ty in 0..pass.blocks_y.div_ceil(pass.tile_bh) {
         for tx in 0..pass.blocks_x.div_ceil(pass.tile_bw) {
@@ -223,8 +224,8 @@ impl Kind {
         }
     }
 
-    /// The part's palette as RGBA (alpha parts put their value in R), and its length.
-    fn palette(self, endpoints: u64) -> ([[i32; 4]; 8], usize) {
+    /// The part's palette as RGBA (alpha parts put their value in R).
+    fn palette(self, endpoints: u64) -> Palette {
         let mut out = [[0i32; 4]; 8];
         match self {
             Kind::Color(mode) => {
@@ -232,16 +233,23 @@ impl Kind {
                 for (o, c) in out.iter_mut().zip(p) {
                     *o = c.map(i32::from);
                 }
-                (out, 4)
+                Palette { rgba: out, len: 4 }
             }
             Kind::Alpha { .. } => {
                 for (o, v) in out.iter_mut().zip(alpha::palette(endpoints as u8, (endpoints >> 8) as u8)) {
                     *o = [i32::from(v), 0, 0, 255];
                 }
-                (out, 8)
+                Palette { rgba: out, len: 8 }
             }
         }
     }
+}
+
+/// A decoded palette: `len` (4 or 8) RGBA entries.
+#[derive(Debug, Clone, Copy)]
+struct Palette {
+    rgba: [[i32; 4]; 8],
+    len: usize,
 }
 
 /// Little-endian value of `bytes` (at most 8).
@@ -292,8 +300,8 @@ impl Target {
 
     /// Error of `endpoints` with fixed `indices`; stops early (returning >= `bound`) once the
     /// sum reaches `bound`.
-    fn error(&self, endpoints: u64, indices: u64, bound: u32) -> u32 {
-        let (pal, _) = self.kind.palette(endpoints);
+    fn error(&self, pal: &Palette, indices: u64, bound: u32) -> u32 {
+        let pal = &pal.rgba;
         let (bits, mask) = (self.kind.index_bits(), (1u64 << self.kind.index_bits()) - 1);
         let mut sum = 0u32;
         for t in 0..16 {
@@ -305,15 +313,19 @@ impl Target {
         sum
     }
 
-    /// The indices that minimise the error for `endpoints`, and that error.
-    fn best_indices(&self, endpoints: u64) -> (u64, u32) {
-        let (pal, n) = self.kind.palette(endpoints);
+    /// The indices that minimise the error for palette `pal`, and that error; stops early
+    /// (returning an error >= `bound`) once the sum reaches `bound`.
+    fn best_indices(&self, pal: &Palette, bound: u32) -> (u64, u32) {
+        let (pal, n) = (&pal.rgba, pal.len);
         let bits = self.kind.index_bits();
         let (mut indices, mut sum) = (0u64, 0u32);
         for t in 0..16 {
             let (i, e) = (0..n).map(|i| (i, self.texel_error(t, &pal[i]))).min_by_key(|&(_, e)| e).unwrap_or((0, 0));
             indices |= (i as u64) << (bits * t as u32);
             sum += e;
+            if sum >= bound {
+                break;
+            }
         }
         (indices, sum)
     }
@@ -409,6 +421,16 @@ struct Pass<'a> {
     out: Vec<u8>,
     /// Per part: [endpoint field, index field] maps.
     seen: Vec<[FieldMap; 2]>,
+    /// The current tile's finished blocks by tile-order index (`None`: not yet visited, or
+    /// zero padding past the surface edge).
+    slots: Vec<Option<Slot>>,
+}
+
+/// A finished block's fields and palettes, per part, so window scans do not re-decode them.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    fields: [[u64; 2]; 2],
+    palettes: [Palette; 2],
 }
 
 /// Which field of a part.
@@ -438,6 +460,7 @@ impl Pass<'_> {
         for maps in &mut self.seen {
             maps.iter_mut().for_each(HashMap::clear);
         }
+        self.slots.fill(None);
         let mut carry = None;
         for by in 0..self.tile_bh {
             for bx in 0..self.tile_bw {
@@ -446,9 +469,14 @@ impl Pass<'_> {
                     carry = None; // zero padding of an edge tile sits between this and the next block
                     continue;
                 };
+                let empty = Palette { rgba: [[0; 4]; 8], len: 0 };
+                let mut slot = Slot { fields: [[0; 2]; 2], palettes: [empty; 2] };
                 for (p, part) in self.parts.iter().enumerate() {
                     carry = self.part(&at, global, p, *part, carry);
+                    slot.fields[p] = [self.field(global, *part, ENDPOINTS), self.field(global, *part, INDICES)];
+                    slot.palettes[p] = part.kind.palette(slot.fields[p][ENDPOINTS]);
                 }
+                self.slots[at.k] = Some(slot);
             }
         }
     }
@@ -475,9 +503,9 @@ impl Pass<'_> {
     }
 
     /// Field `which` of part `part` of the block `d` blocks back, if that block exists.
-    fn field_back(&self, at: &At, d: usize, part: Part, which: usize) -> Option<u64> {
+    fn field_back(&self, at: &At, d: usize, p: usize, which: usize) -> Option<u64> {
         let m = at.k.checked_sub(d)?;
-        self.global(at, m).map(|g| self.field(g, part, which))
+        self.slots[m].as_ref().map(|slot| slot.fields[p][which])
     }
 
     fn target(&self, global: usize, part: Part) -> Target {
@@ -503,7 +531,7 @@ impl Pass<'_> {
             }
         }
         if t.check_alpha {
-            let (pal, _) = part.kind.palette(self.field(global, part, ENDPOINTS));
+            let pal = part.kind.palette(self.field(global, part, ENDPOINTS)).rgba;
             let indices = self.field(global, part, INDICES);
             for (i, o) in t.opaque.iter_mut().enumerate() {
                 *o = pal[((indices >> (2 * i)) & 3) as usize][3] == 255;
@@ -547,7 +575,7 @@ impl Pass<'_> {
         let part = self.parts[p];
         let e_len = part.kind.endpoint_bytes();
         let bb = self.format.block_bytes() as usize;
-        let matches = |d: usize, which: usize, v: u64| self.field_back(at, d, part, which) == Some(v);
+        let matches = |d: usize, which: usize, v: u64| self.field_back(at, d, p, which) == Some(v);
         let mut e_opts: [(f32, Option<usize>); 4] = [(f32::INFINITY, None); 4];
         e_opts[0] = (LITERAL_BITS * e_len as f32, None);
         if let Some(d) = carry.filter(|&d| matches(d, ENDPOINTS, e)) {
@@ -588,48 +616,58 @@ impl Pass<'_> {
         let lambda = self.settings.lambda;
         let (e0, s0) = (self.field(global, part, ENDPOINTS), self.field(global, part, INDICES));
         let (bits0, carry0) = self.bits(at, p, e0, s0, carry, None);
-        let d0 = target.error(e0, s0, u32::MAX);
+        let pal0 = part.kind.palette(e0);
+        let d0 = target.error(&pal0, s0, u32::MAX);
         let mut best =
             Choice { endpoints: e0, indices: s0, cost: target.scale * d0 as f32 + lambda * bits0, carry: carry0 };
-        let consider = |pass: &Self, best: &mut Choice, e: u64, s: u64, hint: Option<usize>, known: Option<u32>| {
-            let (bits, next) = pass.bits(at, p, e, s, carry, hint);
-            let rate = lambda * bits;
-            if rate >= best.cost {
-                return;
-            }
-            let bound = ((best.cost - rate) / target.scale).ceil().min(FORBIDDEN as f32) as u32;
-            let d = known.unwrap_or_else(|| target.error(e, s, bound));
-            if d >= FORBIDDEN {
-                return;
-            }
-            let cost = target.scale * d as f32 + rate;
-            if cost < best.cost {
-                *best = Choice { endpoints: e, indices: s, cost, carry: next };
-            }
-        };
+        // `known`: the candidate's error when the caller already has it.
+        let consider =
+            |pass: &Self, best: &mut Choice, e: u64, pal: &Palette, s: u64, hint: Option<usize>, known: Option<u32>| {
+                let (bits, next) = pass.bits(at, p, e, s, carry, hint);
+                let rate = lambda * bits;
+                if rate >= best.cost {
+                    return;
+                }
+                let bound = ((best.cost - rate) / target.scale).ceil().min(FORBIDDEN as f32) as u32;
+                let d = known.unwrap_or_else(|| target.error(pal, s, bound));
+                if d >= FORBIDDEN {
+                    return;
+                }
+                let cost = target.scale * d as f32 + rate;
+                if cost < best.cost {
+                    *best = Choice { endpoints: e, indices: s, cost, carry: next };
+                }
+            };
         // The block's own fields improved for quality alone: refitted endpoints, best indices.
         if let Some(e) = target.refit(s0) {
-            consider(self, &mut best, e, s0, None, None);
+            consider(self, &mut best, e, &part.kind.palette(e), s0, None, None);
         }
-        let (s, err) = target.best_indices(e0);
-        consider(self, &mut best, e0, s, None, Some(err));
-        {
-            let window = self.settings.window_blocks as usize;
-            for d in 1..=window.min(at.k) {
-                let Some(g) = self.global(at, at.k - d) else { continue };
-                let (ej, sj) = (self.field(g, part, ENDPOINTS), self.field(g, part, INDICES));
-                // The whole part of block j.
-                consider(self, &mut best, ej, sj, Some(d), None);
-                // Each distinct field value once, at its nearest distance.
-                if self.nearest(at, p, ENDPOINTS, ej) == Some(d) {
-                    let (s, err) = target.best_indices(ej);
-                    consider(self, &mut best, ej, s, Some(d), Some(err));
+        let (s, err) = target.best_indices(&pal0, u32::MAX);
+        consider(self, &mut best, e0, &pal0, s, None, Some(err));
+        let window = self.settings.window_blocks as usize;
+        let index_bytes = (8 - part.kind.endpoint_bytes()) as f32;
+        for d in 1..=window.min(at.k) {
+            let Some(slot) = self.slots[at.k - d].as_ref() else { continue };
+            let ([ej, sj], pal_j) = (slot.fields[p], &slot.palettes[p]);
+            // The whole part of the earlier block.
+            consider(self, &mut best, ej, pal_j, sj, Some(d), None);
+            // Each distinct field value once, at its nearest distance.
+            if self.nearest(at, p, ENDPOINTS, ej) == Some(d) {
+                // Fewest bits these endpoints can cost (indices continuing a match at best)
+                // bound the error worth computing.
+                let floor =
+                    self.bits(at, p, ej, u64::MAX, carry, Some(d)).0 - LITERAL_BITS * index_bytes + CONTINUE_BITS;
+                let room = best.cost - lambda * floor;
+                if room > 0.0 {
+                    let (s, err) =
+                        target.best_indices(pal_j, (room / target.scale).ceil().min(FORBIDDEN as f32) as u32);
+                    consider(self, &mut best, ej, pal_j, s, Some(d), Some(err));
                 }
-                if self.nearest(at, p, INDICES, sj) == Some(d) {
-                    consider(self, &mut best, e0, sj, Some(d), None);
-                    if let Some(e) = target.refit(sj) {
-                        consider(self, &mut best, e, sj, Some(d), None);
-                    }
+            }
+            if self.nearest(at, p, INDICES, sj) == Some(d) {
+                consider(self, &mut best, e0, &pal0, sj, Some(d), None);
+                if let Some(e) = target.refit(sj) {
+                    consider(self, &mut best, e, &part.kind.palette(e), sj, Some(d), None);
                 }
             }
         }
