@@ -16,6 +16,7 @@
 //! Worked example (SPEC §3): 2048² BC7 has 64 + 16 + 4 + 1 standard tiles in mips 0–3 and a
 //! one-tile tail from mip 4 (128²) down: 86 tiles.
 
+mod dds;
 mod desc;
 mod error;
 mod format;
@@ -28,6 +29,7 @@ mod props;
 #[cfg(test)]
 mod tests;
 
+pub use dds::{DdsError, DdsImage};
 pub use desc::{MipInfo, TextureDesc, MAX_DIMENSION};
 pub use error::TextureError;
 pub use format::{BcFormat, BLOCK_DIM, TILE_BYTES};

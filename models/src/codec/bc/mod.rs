@@ -40,6 +40,7 @@ mod color;
 mod encode;
 mod error;
 mod metrics;
+mod rdo;
 mod surface;
 mod tiles;
 
@@ -51,5 +52,6 @@ pub use block::{bc7_block_mode, decode_bc6h_block, decode_block, BLOCK_RGBA_BYTE
 pub use encode::{encode_surface, EncodeSettings};
 pub use error::BcError;
 pub use metrics::{format_channels, psnr, rmse};
+pub use rdo::{rdo, RdoError, RdoSettings};
 pub use surface::decode_surface;
 pub use tiles::{surface_to_tiles, tile_grid, tiles_to_surface};
