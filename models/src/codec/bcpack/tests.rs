@@ -6,9 +6,16 @@ use proptest::prelude::*;
 /// Encodes with the modelled method forced (so the models run even on incompressible data),
 /// and with the public choice; both must decode to the input.
 fn round_trip_row(mode: BcpackMode, blocks: &[u8], row: u32) -> usize {
-    let modelled = encode_impl(mode, blocks, row, false).unwrap();
+    let modelled = encode_impl(mode, blocks, row, Profile::Small, false).unwrap();
     assert_eq!(Header::read(&modelled).unwrap().method, Method::Modelled);
     assert_eq!(decode(&modelled, blocks.len()).unwrap(), blocks, "{mode:?} modelled round trip");
+    if mode.fast_stream_count().is_some() {
+        let fast = encode_impl(mode, blocks, row, Profile::Fast, false).unwrap();
+        assert_eq!(Header::read(&fast).unwrap().method, Method::Fast);
+        assert_eq!(decode(&fast, blocks.len()).unwrap(), blocks, "{mode:?} fast round trip");
+        let public = encode_with(mode, blocks, row, Profile::Fast).unwrap();
+        assert_eq!(decode(&public, blocks.len()).unwrap(), blocks, "{mode:?} fast round trip");
+    }
     let packed = encode_with_row(mode, blocks, row).unwrap();
     assert!(packed.len() <= blocks.len() + Header::read(&packed).unwrap().len(), "{mode:?} grew past stored size");
     let mut out = vec![0xEE; blocks.len()];

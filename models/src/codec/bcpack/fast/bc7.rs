@@ -1,0 +1,197 @@
+//! Fast BC7: the modelled method's field split and endpoint prediction, with one symbol
+//! per field (mode, partition, rotation + index selection, each endpoint channel, all
+//! p-bits of a block) and one symbol per 2 or 4 indices.
+//!
+//! Stream 0: kinds, mode (table by the left block's mode), partition (64 = the same-mode
+//! left block's partition), rotation | index selection << 2. Stream 1: endpoint residuals
+//! (table by mode, channel class R/A or G/B, endpoint role), p-bits, reserved blocks' bytes.
+//! Stream 2: indices in groups of 4 (2-bit sets) or 2 (3- and 4-bit sets), each index
+//! replaced by its difference from the index above when that texel is in the same subset.
+
+use super::super::bc1::predict;
+use super::super::bc7::layout::{anchor_mask, pack, parse, subset_map, Fields, MODES, RESERVED};
+use super::super::bc7::neighbour_value;
+use super::super::driver::Nb;
+use super::super::error::BcpackError;
+use super::super::header::MAX_STREAMS;
+use super::super::range::{fold, unfold};
+use super::{FastModel, SymCoder, KIND_TABLES};
+
+const MODE_T: usize = KIND_TABLES;
+const PART_T: usize = MODE_T + 10;
+const ROT_T: usize = PART_T + 8;
+const HEAD_TABLES: usize = ROT_T + 2;
+
+const EP_TABLES: usize = 8 * 2 * 3;
+const PBIT_T: usize = EP_TABLES;
+const RESERVED_T: usize = PBIT_T + 8;
+const BODY_TABLES: usize = RESERVED_T + 1;
+
+const IDX_TABLES: usize = 8 * 2 * 2;
+
+/// Partition symbol meaning "the same as the same-mode left block".
+const SAME_PARTITION: u32 = 64;
+
+#[derive(Default)]
+pub(super) struct Bc7;
+
+fn code_header<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields, left: Option<&Fields>) -> Result<(), BcpackError> {
+    let lm = left.map_or(9, |l| l.mode);
+    let mode = c.sym(MODE_T + lm, old.mode as u32)?;
+    if mode as usize > RESERVED {
+        return Err(BcpackError::SymbolRange { what: "BC7 mode", value: mode, max: RESERVED as u32 });
+    }
+    f.mode = mode as usize;
+    if f.mode == RESERVED {
+        return Ok(());
+    }
+    let info = &MODES[f.mode];
+    let same_left = left.filter(|l| l.mode == f.mode);
+    if info.partition_bits > 0 {
+        let want = match same_left {
+            Some(l) if l.partition == old.partition => SAME_PARTITION,
+            _ => old.partition,
+        };
+        let p = c.sym(PART_T + f.mode, want)?;
+        f.partition = match (p, same_left) {
+            (SAME_PARTITION, Some(l)) => l.partition,
+            (p, _) if p < (1 << info.partition_bits) => p,
+            (p, _) => return Err(BcpackError::SymbolRange { what: "BC7 partition", value: p, max: 63 }),
+        };
+    }
+    if info.rotation_bits > 0 {
+        let v = c.sym(ROT_T + f.mode - 4, old.rotation | (old.index_select << 2))?;
+        let max = 3 | (((1 << info.index_select_bits) - 1) << 2);
+        if v > max {
+            return Err(BcpackError::SymbolRange { what: "BC7 rotation and index selection", value: v, max });
+        }
+        f.rotation = v & 3;
+        f.index_select = v >> 2;
+    }
+    Ok(())
+}
+
+fn code_endpoints<C: SymCoder>(
+    c: &mut C,
+    old: &Fields,
+    f: &mut Fields,
+    nbs: [Option<&Fields>; 3],
+) -> Result<(), BcpackError> {
+    let info = &MODES[f.mode];
+    let mut nb_r = 0u32;
+    for ch in 0..info.channels() {
+        let bits = info.channel_bits(ch);
+        let max = (1u32 << bits) - 1;
+        let class = usize::from(ch == 1 || ch == 2);
+        for k in 0..info.endpoints() {
+            let (pred, role) = if k == 0 {
+                let nbp = predict(nbs.map(|n| n.and_then(|n| neighbour_value(n, 0, ch, bits))), 1 << (bits - 1));
+                let pred = match ch {
+                    0 => {
+                        nb_r = nbp;
+                        nbp
+                    }
+                    1 | 2 => (nbp + f.ep[0][0]).saturating_sub(nb_r).min(max),
+                    _ => nbp,
+                };
+                (pred, 0)
+            } else {
+                let r = if k % 2 == 1 { k - 1 } else { 0 };
+                let pred = match ch {
+                    1 | 2 => (f.ep[r][ch] + f.ep[k][0]).saturating_sub(f.ep[r][0]).min(max),
+                    _ => f.ep[r][ch],
+                };
+                (pred, if k % 2 == 1 { 1 } else { 2 })
+            };
+            let sym = c.sym((f.mode * 2 + class) * 3 + role, fold(old.ep[k][ch], pred, bits))?;
+            if sym > max {
+                return Err(BcpackError::SymbolRange { what: "BC7 endpoint residual", value: sym, max });
+            }
+            f.ep[k][ch] = unfold(sym, pred, bits);
+        }
+    }
+    let n = info.pbit_count();
+    if n > 0 {
+        let want = (0..n).fold(0, |acc, p| acc | (old.pbits[p] << p));
+        let v = c.sym(PBIT_T + f.mode, want)?;
+        if v >> n != 0 {
+            return Err(BcpackError::SymbolRange { what: "BC7 p-bits", value: v, max: (1 << n) - 1 });
+        }
+        for p in 0..n {
+            f.pbits[p] = (v >> p) & 1;
+        }
+    }
+    Ok(())
+}
+
+fn code_indices<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields) -> Result<(), BcpackError> {
+    let info = &MODES[f.mode];
+    let map = subset_map(info, f.partition as usize);
+    let anchors = anchor_mask(info, f.partition as usize);
+    let subset = |t: usize| (map >> (2 * t)) & 3;
+    for set in 0..2 {
+        let bits = if set == 0 { info.index_bits } else { info.index2_bits };
+        if bits == 0 {
+            continue;
+        }
+        let mask = (1u32 << bits) - 1;
+        let group = if bits == 2 { 4 } else { 2 };
+        let (src, dst) = if set == 0 { (&old.idx, &mut f.idx) } else { (&old.idx2, &mut f.idx2) };
+        let base = (f.mode * 2 + set) * 2;
+        for t0 in (0..16).step_by(group) {
+            let above = |t: usize, dst: &[u32; 16]| (t >= 4 && subset(t) == subset(t - 4)).then(|| dst[t - 4]);
+            let mut want = 0;
+            for k in 0..group {
+                let t = t0 + k;
+                let v = above(t, dst).map_or(src[t], |a| src[t].wrapping_sub(a) & mask);
+                want |= v << (bits as usize * k);
+            }
+            let table = base + usize::from(above(t0, dst).is_some());
+            let sym = c.sym(table, want)?;
+            if sym >> (bits as usize * group) != 0 {
+                return Err(BcpackError::SymbolRange {
+                    what: "BC7 index group",
+                    value: sym,
+                    max: (1 << (bits * group as u32)) - 1,
+                });
+            }
+            for k in 0..group {
+                let t = t0 + k;
+                let d = (sym >> (bits as usize * k)) & mask;
+                let v = above(t, dst).map_or(d, |a| (d + a) & mask);
+                let anchor = if set == 0 { (anchors >> t) & 1 == 1 } else { t == 0 };
+                if anchor && v >> (bits - 1) != 0 {
+                    return Err(BcpackError::SymbolRange { what: "BC7 anchor index", value: v, max: mask >> 1 });
+                }
+                dst[t] = v;
+            }
+        }
+    }
+    Ok(())
+}
+
+impl FastModel for Bc7 {
+    const BLOCK_BYTES: usize = 16;
+    /// 0: kinds + mode/partition/rotation/index selection, 1: endpoints, p-bits and reserved
+    /// blocks, 2: indices.
+    const TABLES: &'static [usize] = &[HEAD_TABLES, BODY_TABLES, IDX_TABLES];
+
+    fn code<C: SymCoder>(&mut self, c: &mut [C; MAX_STREAMS], cur: &mut [u8], nb: &Nb) -> Result<(), BcpackError> {
+        let [ch, ce, ci, _] = c;
+        let old = parse(cur);
+        let nbs = [nb.left, nb.up, nb.up_left].map(|b| b.map(parse));
+        let mut f = Fields::default();
+        code_header(ch, &old, &mut f, nbs[0].as_ref())?;
+        if f.mode == RESERVED {
+            cur[0] = 0;
+            for b in cur[1..].iter_mut() {
+                *b = ce.sym(RESERVED_T, u32::from(*b))? as u8;
+            }
+            return Ok(());
+        }
+        code_endpoints(ce, &old, &mut f, [nbs[0].as_ref(), nbs[1].as_ref(), nbs[2].as_ref()])?;
+        code_indices(ci, &old, &mut f)?;
+        pack(&f, cur);
+        Ok(())
+    }
+}
