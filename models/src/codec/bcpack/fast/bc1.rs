@@ -6,12 +6,12 @@
 //! that row mod 4: smooth gradients repeat the same difference row, so a static table
 //! captures most of what per-texel contexts did.
 
-use super::super::bc1::{block_type, bucket, endpoints, join565, predict, selectors, split565, BITS, ORD, SEL};
+use super::super::bc1::{block_type, bucket, endpoints, join565, selectors, split565, BITS, ORD, SEL};
 use super::super::driver::Nb;
 use super::super::error::BcpackError;
 use super::super::header::MAX_STREAMS;
 use super::super::range::{fold, unfold};
-use super::{FastModel, SymCoder, KIND_TABLES};
+use super::{predict3, FastModel, Pos, SymCoder, KIND_TABLES};
 
 /// Endpoint tables: G per endpoint (2), R by G's residual bucket (4), B likewise (4).
 pub(super) const EP_TABLES: usize = 10;
@@ -19,15 +19,31 @@ pub(super) const EP_TABLES: usize = 10;
 /// row above).
 pub(super) const SEL_TABLES: usize = 9;
 
-/// Maps each 2-bit lane of `row` through `map`.
-#[inline]
-fn map_row(row: u32, map: &[u8; 4]) -> u32 {
-    let mut out = 0;
-    for t in 0..4 {
-        out |= u32::from(map[((row >> (2 * t)) & 3) as usize]) << (2 * t);
+/// Every selector row mapped lane by lane through each palette order: `[type][row]`.
+const fn row_maps(maps: &[[u8; 4]; 3]) -> [[u8; 256]; 3] {
+    let mut out = [[0u8; 256]; 3];
+    let mut ty = 0;
+    while ty < 3 {
+        let mut row = 0;
+        while row < 256 {
+            let mut v = 0;
+            let mut t = 0;
+            while t < 4 {
+                v |= maps[ty][(row >> (2 * t)) & 3] << (2 * t);
+                t += 1;
+            }
+            out[ty][row] = v;
+            row += 1;
+        }
+        ty += 1;
     }
     out
 }
+
+/// Selector row → palette-position row, per block type.
+static ORD_ROW: [[u8; 256]; 3] = row_maps(&ORD);
+/// Palette-position row → selector row, per block type.
+static SEL_ROW: [[u8; 256]; 3] = row_maps(&SEL);
 
 /// Lane-wise (a + b) mod 4 over four 2-bit lanes.
 #[inline]
@@ -52,13 +68,16 @@ pub(super) fn code_colour<C: SymCoder>(
     cur: &mut [u8],
     nb: &Nb,
 ) -> Result<(), BcpackError> {
-    let nb_ends = [nb.left, nb.up, nb.up_left].map(|b| b.map(endpoints));
-    let mut ends = endpoints(cur).map(split565);
+    // Neighbours' endpoint channels, [endpoint][G, R, B].
+    let chans = |b: &[u8]| endpoints(b).map(split565);
+    let (l, u, ul) = (nb.left.map(chans), nb.up.map(chans), nb.up_left.map(chans));
+    let mut ends = if C::DECODING { [[0; 3]; 2] } else { endpoints(cur).map(split565) };
     for (e, end) in ends.iter_mut().enumerate() {
         let mut g_sym = 0;
         for ch in 0..3 {
             let bits = BITS[ch];
-            let pred = predict(nb_ends.map(|n| n.map(|n| split565(n[e])[ch])), 1 << (bits - 1));
+            let at = |n: Option<[[u32; 3]; 2]>| n.map(|n| n[e][ch]);
+            let pred = predict3(at(l), at(u), at(ul), 1 << (bits - 1));
             let table = match ch {
                 0 => e,
                 1 => 2 + bucket(g_sym),
@@ -80,22 +99,23 @@ pub(super) fn code_colour<C: SymCoder>(
     cur[2..4].copy_from_slice(&e[1].to_le_bytes());
 
     let ty = block_type(e, four_only);
-    let old = selectors(cur);
-    let mut above = nb.up.map(|u| map_row(selectors(u) >> 24, &ORD[block_type(endpoints(u), four_only)]));
+    let old = if C::DECODING { 0 } else { selectors(cur) };
+    let mut above =
+        nb.up.map(|u| u32::from(ORD_ROW[block_type(endpoints(u), four_only)][(selectors(u) >> 24) as usize]));
     let mut sels = 0u32;
     for r in 0..4 {
-        let pos = map_row((old >> (8 * r)) & 0xFF, &ORD[ty]);
+        let pos = u32::from(ORD_ROW[ty][((old >> (8 * r)) & 0xFF) as usize]);
         let (table, value) = match above {
             Some(a) => (ty * 3 + usize::from(r == 0), sub4(pos, a)),
             None => (ty * 3 + 2, pos),
         };
-        let sym = cs.sym(ts + table, value)?;
+        let sym = cs.sym(ts + table, value)? & 0xFF;
         let pos = match above {
             Some(a) => add4(sym, a),
             None => sym,
         };
         above = Some(pos);
-        sels |= map_row(pos, &SEL[ty]) << (8 * r);
+        sels |= u32::from(SEL_ROW[ty][pos as usize]) << (8 * r);
     }
     cur[4..8].copy_from_slice(&sels.to_le_bytes());
     Ok(())
@@ -109,7 +129,13 @@ impl FastModel for Bc1 {
     /// 0: kinds + endpoints, 1: selector rows.
     const TABLES: &'static [usize] = &[KIND_TABLES + EP_TABLES, SEL_TABLES];
 
-    fn code<C: SymCoder>(&mut self, c: &mut [C; MAX_STREAMS], cur: &mut [u8], nb: &Nb) -> Result<(), BcpackError> {
+    fn code<C: SymCoder>(
+        &mut self,
+        c: &mut [C; MAX_STREAMS],
+        cur: &mut [u8],
+        nb: &Nb,
+        _: Pos,
+    ) -> Result<(), BcpackError> {
         let [ce, cs, ..] = c;
         code_colour(ce, KIND_TABLES, cs, 0, false, cur, nb)
     }

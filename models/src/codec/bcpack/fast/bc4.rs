@@ -5,14 +5,14 @@
 //! block, or the upper block's last row), coded as the difference from it mod 8, as the
 //! BC1 selector rows are.
 
-use super::super::bc1::{bucket, predict};
+use super::super::bc1::bucket;
 use super::super::bc4::{block_type, indices, IDX, ORD};
 use super::super::driver::Nb;
 use super::super::error::BcpackError;
 use super::super::header::MAX_STREAMS;
 use super::super::range::{fold, unfold};
 use super::bc1::{code_colour, EP_TABLES as COLOUR_EP_TABLES, SEL_TABLES};
-use super::{FastModel, SymCoder, KIND_TABLES};
+use super::{predict3, FastModel, Pos, SymCoder, KIND_TABLES};
 
 /// Endpoint tables: a0 (1), a1 by a0's residual bucket (4).
 const EP_TABLES: usize = 5;
@@ -31,14 +31,15 @@ fn code_channel<C: SymCoder>(
 ) -> Result<(), BcpackError> {
     let mut prev_sym = 0;
     for e in 0..2 {
-        let pred = predict([nb.left, nb.up, nb.up_left].map(|b| b.map(|b| u32::from(b[e]))), 128);
+        let at = |b: Option<&[u8]>| b.map(|b| u32::from(b[e]));
+        let pred = predict3(at(nb.left), at(nb.up), at(nb.up_left), 128);
         let table = if e == 0 { 0 } else { 1 + bucket(prev_sym) };
         let sym = ce.sym(te + table, fold(u32::from(cur[e]), pred, 8))?;
         cur[e] = unfold(sym, pred, 8) as u8;
         prev_sym = sym;
     }
     let ty = block_type(cur);
-    let old = indices(cur);
+    let old = if C::DECODING { 0 } else { indices(cur) };
     let mut above: [Option<u32>; 4] = match nb.up {
         Some(u) => {
             let (ut, ui) = (block_type(u), indices(u));
@@ -83,7 +84,13 @@ impl FastModel for Bc4 {
     /// 0: kinds + endpoints, 1: index pairs.
     const TABLES: &'static [usize] = &[KIND_TABLES + EP_TABLES, IDX_TABLES];
 
-    fn code<C: SymCoder>(&mut self, c: &mut [C; MAX_STREAMS], cur: &mut [u8], nb: &Nb) -> Result<(), BcpackError> {
+    fn code<C: SymCoder>(
+        &mut self,
+        c: &mut [C; MAX_STREAMS],
+        cur: &mut [u8],
+        nb: &Nb,
+        _: Pos,
+    ) -> Result<(), BcpackError> {
         let [ce, ci, ..] = c;
         code_channel(ce, KIND_TABLES, ci, 0, cur, nb)
     }
@@ -98,7 +105,13 @@ impl FastModel for Bc3 {
     /// 0: kinds + alpha endpoints, 1: alpha indices, 2: colour endpoints, 3: selectors.
     const TABLES: &'static [usize] = &[KIND_TABLES + EP_TABLES, IDX_TABLES, COLOUR_EP_TABLES, SEL_TABLES];
 
-    fn code<C: SymCoder>(&mut self, c: &mut [C; MAX_STREAMS], cur: &mut [u8], nb: &Nb) -> Result<(), BcpackError> {
+    fn code<C: SymCoder>(
+        &mut self,
+        c: &mut [C; MAX_STREAMS],
+        cur: &mut [u8],
+        nb: &Nb,
+        _: Pos,
+    ) -> Result<(), BcpackError> {
         let [a, b, d, e] = c;
         let (alpha, colour) = cur.split_at_mut(8);
         code_channel(a, KIND_TABLES, b, 0, alpha, &nb.sub(0, 8))?;
@@ -115,7 +128,13 @@ impl FastModel for Bc5 {
     /// 0: kinds + red endpoints, 1: red indices, 2: green endpoints, 3: green indices.
     const TABLES: &'static [usize] = &[KIND_TABLES + EP_TABLES, IDX_TABLES, EP_TABLES, IDX_TABLES];
 
-    fn code<C: SymCoder>(&mut self, c: &mut [C; MAX_STREAMS], cur: &mut [u8], nb: &Nb) -> Result<(), BcpackError> {
+    fn code<C: SymCoder>(
+        &mut self,
+        c: &mut [C; MAX_STREAMS],
+        cur: &mut [u8],
+        nb: &Nb,
+        _: Pos,
+    ) -> Result<(), BcpackError> {
         let [a, b, d, e] = c;
         let (red, green) = cur.split_at_mut(8);
         code_channel(a, KIND_TABLES, b, 0, red, &nb.sub(0, 8))?;

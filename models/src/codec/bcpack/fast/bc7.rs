@@ -8,14 +8,13 @@
 //! Stream 2: indices in groups of 4 (2-bit sets) or 2 (3- and 4-bit sets), each index
 //! replaced by its difference from the index above when that texel is in the same subset.
 
-use super::super::bc1::predict;
 use super::super::bc7::layout::{anchor_mask, pack, parse, subset_map, Fields, MODES, RESERVED};
 use super::super::bc7::neighbour_value;
 use super::super::driver::Nb;
 use super::super::error::BcpackError;
 use super::super::header::MAX_STREAMS;
 use super::super::range::{fold, unfold};
-use super::{FastModel, SymCoder, KIND_TABLES};
+use super::{predict3, FastModel, Pos, SymCoder, KIND_TABLES};
 
 const MODE_T: usize = KIND_TABLES;
 const PART_T: usize = MODE_T + 10;
@@ -27,13 +26,27 @@ const PBIT_T: usize = EP_TABLES;
 const RESERVED_T: usize = PBIT_T + 8;
 const BODY_TABLES: usize = RESERVED_T + 1;
 
-const IDX_TABLES: usize = 8 * 2 * 2;
+/// Index groups by index width (2, 3, 4 bits) × whether the first texel has an index above.
+const IDX_TABLES: usize = 3 * 2;
 
 /// Partition symbol meaning "the same as the same-mode left block".
 const SAME_PARTITION: u32 = 64;
 
+/// Parsed fields of the last two rows of blocks (slot = index mod 2·row), so each block is
+/// parsed once instead of once per neighbour use.
 #[derive(Default)]
-pub(super) struct Bc7;
+pub(super) struct Bc7 {
+    rows: Vec<Fields>,
+}
+
+impl Bc7 {
+    fn slot(&mut self, at: Pos, index: usize) -> usize {
+        if self.rows.len() != 2 * at.row {
+            self.rows = vec![Fields::default(); 2 * at.row];
+        }
+        index % (2 * at.row)
+    }
+}
 
 fn code_header<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields, left: Option<&Fields>) -> Result<(), BcpackError> {
     let lm = left.map_or(9, |l| l.mode);
@@ -85,7 +98,8 @@ fn code_endpoints<C: SymCoder>(
         let class = usize::from(ch == 1 || ch == 2);
         for k in 0..info.endpoints() {
             let (pred, role) = if k == 0 {
-                let nbp = predict(nbs.map(|n| n.and_then(|n| neighbour_value(n, 0, ch, bits))), 1 << (bits - 1));
+                let at = |n: Option<&Fields>| n.and_then(|n| neighbour_value(n, 0, ch, bits));
+                let nbp = predict3(at(nbs[0]), at(nbs[1]), at(nbs[2]), 1 << (bits - 1));
                 let pred = match ch {
                     0 => {
                         nb_r = nbp;
@@ -137,7 +151,7 @@ fn code_indices<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields) -> Result<
         let mask = (1u32 << bits) - 1;
         let group = if bits == 2 { 4 } else { 2 };
         let (src, dst) = if set == 0 { (&old.idx, &mut f.idx) } else { (&old.idx2, &mut f.idx2) };
-        let base = (f.mode * 2 + set) * 2;
+        let base = (bits as usize - 2) * 2;
         for t0 in (0..16).step_by(group) {
             let above = |t: usize, dst: &[u32; 16]| (t >= 4 && subset(t) == subset(t - 4)).then(|| dst[t - 4]);
             let mut want = 0;
@@ -176,22 +190,40 @@ impl FastModel for Bc7 {
     /// blocks, 2: indices.
     const TABLES: &'static [usize] = &[HEAD_TABLES, BODY_TABLES, IDX_TABLES];
 
-    fn code<C: SymCoder>(&mut self, c: &mut [C; MAX_STREAMS], cur: &mut [u8], nb: &Nb) -> Result<(), BcpackError> {
+    fn code<C: SymCoder>(
+        &mut self,
+        c: &mut [C; MAX_STREAMS],
+        cur: &mut [u8],
+        nb: &Nb,
+        at: Pos,
+    ) -> Result<(), BcpackError> {
         let [ch, ce, ci, _] = c;
-        let old = parse(cur);
-        let nbs = [nb.left, nb.up, nb.up_left].map(|b| b.map(parse));
+        let old = if C::DECODING { Fields::default() } else { parse(cur) };
+        let me = self.slot(at, at.index);
+        let n = self.rows.len();
+        let pick = |present: bool, back: usize| present.then(|| (me + n - back) % n);
+        let slots = [pick(nb.left.is_some(), 1), pick(nb.up.is_some(), at.row), pick(nb.up_left.is_some(), at.row + 1)];
+        let nbs = slots.map(|s| s.map(|s| &self.rows[s]));
         let mut f = Fields::default();
-        code_header(ch, &old, &mut f, nbs[0].as_ref())?;
+        code_header(ch, &old, &mut f, nbs[0])?;
         if f.mode == RESERVED {
             cur[0] = 0;
             for b in cur[1..].iter_mut() {
                 *b = ce.sym(RESERVED_T, u32::from(*b))? as u8;
             }
+            self.rows[me] = parse(cur);
             return Ok(());
         }
-        code_endpoints(ce, &old, &mut f, [nbs[0].as_ref(), nbs[1].as_ref(), nbs[2].as_ref()])?;
+        code_endpoints(ce, &old, &mut f, nbs)?;
         code_indices(ci, &old, &mut f)?;
         pack(&f, cur);
+        self.rows[me] = f;
         Ok(())
+    }
+
+    fn copied(&mut self, at: Pos, from: usize) {
+        let me = self.slot(at, at.index);
+        let src = self.slot(at, from);
+        self.rows[me] = self.rows[src];
     }
 }

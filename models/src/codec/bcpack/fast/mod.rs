@@ -19,10 +19,13 @@ use super::BcpackMode;
 /// One side of the static rANS coder, seen by a model: the encoder records `value` in
 /// `table` and returns it; the decoder returns the decoded symbol.
 pub(super) trait SymCoder {
+    /// True for the decoder, which has no input fields to read (models skip that work).
+    const DECODING: bool;
     fn sym(&mut self, table: usize, value: u32) -> Result<u32, BcpackError>;
 }
 
 impl SymCoder for SymbolSink {
+    const DECODING: bool = false;
     #[inline]
     fn sym(&mut self, table: usize, value: u32) -> Result<u32, BcpackError> {
         self.push(table, value);
@@ -31,7 +34,8 @@ impl SymCoder for SymbolSink {
 }
 
 impl SymCoder for RansDecoder<'_> {
-    #[inline]
+    const DECODING: bool = true;
+    #[inline(always)]
     fn sym(&mut self, table: usize, _value: u32) -> Result<u32, BcpackError> {
         RansDecoder::sym(self, table)
     }
@@ -43,10 +47,38 @@ pub(super) trait FastModel: Default {
     const BLOCK_BYTES: usize;
     /// Tables per stream; the stream count is the number of entries.
     const TABLES: &'static [usize];
-    fn code<C: SymCoder>(&mut self, c: &mut [C; MAX_STREAMS], cur: &mut [u8], nb: &Nb) -> Result<(), BcpackError>;
+    fn code<C: SymCoder>(
+        &mut self,
+        c: &mut [C; MAX_STREAMS],
+        cur: &mut [u8],
+        nb: &Nb,
+        at: Pos,
+    ) -> Result<(), BcpackError>;
+    /// Block `at` is a copy of block `from` (a model that caches parsed neighbours
+    /// updates its cache).
+    fn copied(&mut self, _at: Pos, _from: usize) {}
+}
+
+/// Where the current block is: its index and the row width.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Pos {
+    pub index: usize,
+    pub row: usize,
 }
 
 pub(super) const KIND_TABLES: usize = 9;
+
+/// [`super::bc1::predict`] with the neighbours passed one by one (array `map` does not
+/// inline in the hot loop).
+#[inline(always)]
+pub(super) fn predict3(left: Option<u32>, up: Option<u32>, up_left: Option<u32>, none: u32) -> u32 {
+    match (left, up, up_left) {
+        (Some(l), Some(u), Some(ul)) => super::bc1::med(l, u, ul),
+        (Some(l), _, _) => l,
+        (None, Some(u), _) => u,
+        _ => none,
+    }
+}
 
 fn run<M: FastModel, C: SymCoder>(
     model: &mut M,
@@ -74,10 +106,17 @@ fn run<M: FastModel, C: SymCoder>(
             }
         };
         let kind = c[0].sym(ctx, want)?;
+        let at = Pos { index, row };
         match kind {
-            0 => model.code(c, cur, &nb)?,
-            1 => cur.copy_from_slice(nb.left.ok_or(BcpackError::MissingNeighbour { block: index, which: "left" })?),
-            2 => cur.copy_from_slice(nb.up.ok_or(BcpackError::MissingNeighbour { block: index, which: "upper" })?),
+            0 => model.code(c, cur, &nb, at)?,
+            1 => {
+                cur.copy_from_slice(nb.left.ok_or(BcpackError::MissingNeighbour { block: index, which: "left" })?);
+                model.copied(at, index - 1);
+            }
+            2 => {
+                cur.copy_from_slice(nb.up.ok_or(BcpackError::MissingNeighbour { block: index, which: "upper" })?);
+                model.copied(at, index - row);
+            }
             k => return Err(BcpackError::InvalidSymbol { block: index, what: "block kind", value: k, max: 2 }),
         }
         kinds[x] = kind as u8;
