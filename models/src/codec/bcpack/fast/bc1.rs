@@ -13,8 +13,14 @@ use super::super::header::MAX_STREAMS;
 use super::super::range::{fold, unfold};
 use super::{predict3, FastModel, Pos, SymCoder, KIND_TABLES};
 
-/// Endpoint tables: G per endpoint (2), R by G's residual bucket (4), B likewise (4).
-pub(super) const EP_TABLES: usize = 10;
+/// Endpoint tables: G per endpoint (2), joint R+B by G's residual bucket (4), escaped R (1)
+/// and B (1).
+pub(super) const EP_TABLES: usize = 8;
+/// Joint red-blue symbol `b·15 + r` for folded residuals r < 15, b < 16; 240 = escape
+/// (r and b follow in their own tables).
+const RB_R: u32 = 15;
+const RB_B: u32 = 16;
+const RB_ESCAPE: u32 = RB_R * RB_B;
 /// Selector-row tables: block type (3) × (inner row, first row under the upper block, no
 /// row above).
 pub(super) const SEL_TABLES: usize = 9;
@@ -73,26 +79,28 @@ pub(super) fn code_colour<C: SymCoder>(
     let (l, u, ul) = (nb.left.map(chans), nb.up.map(chans), nb.up_left.map(chans));
     let mut ends = if C::DECODING { [[0; 3]; 2] } else { endpoints(cur).map(split565) };
     for (e, end) in ends.iter_mut().enumerate() {
-        let mut g_sym = 0;
-        for ch in 0..3 {
-            let bits = BITS[ch];
-            let at = |n: Option<[[u32; 3]; 2]>| n.map(|n| n[e][ch]);
-            let pred = predict3(at(l), at(u), at(ul), 1 << (bits - 1));
-            let table = match ch {
-                0 => e,
-                1 => 2 + bucket(g_sym),
-                _ => 6 + bucket(g_sym),
-            };
-            let sym = ce.sym(te + table, fold(end[ch], pred, bits))?;
-            if sym >= 1 << bits {
-                let max = (1 << bits) - 1;
-                return Err(BcpackError::SymbolRange { what: "BC1 endpoint residual", value: sym, max });
-            }
-            end[ch] = unfold(sym, pred, bits);
-            if ch == 0 {
-                g_sym = sym;
-            }
+        let at = |n: Option<[[u32; 3]; 2]>, ch: usize| n.map(|n| n[e][ch]);
+        let pred = |ch: usize| predict3(at(l, ch), at(u, ch), at(ul, ch), 1 << (BITS[ch] - 1));
+        let pg = pred(0);
+        let g = ce.sym(te + e, fold(end[0], pg, 6))?;
+        if g >= 64 {
+            return Err(BcpackError::SymbolRange { what: "BC1 green residual", value: g, max: 63 });
         }
+        end[0] = unfold(g, pg, 6);
+        let (pr, pb) = (pred(1), pred(2));
+        let (r, b) = (fold(end[1], pr, 5), fold(end[2], pb, 5));
+        let joint = if r < RB_R && b < RB_B { b * RB_R + r } else { RB_ESCAPE };
+        let rb = ce.sym(te + 2 + bucket(g), joint)?;
+        let (r, b) = match rb {
+            RB_ESCAPE => (ce.sym(te + 6, r)?, ce.sym(te + 7, b)?),
+            rb if rb < RB_ESCAPE => (rb % RB_R, rb / RB_R),
+            rb => return Err(BcpackError::SymbolRange { what: "BC1 red-blue residual", value: rb, max: RB_ESCAPE }),
+        };
+        if r >= 32 || b >= 32 {
+            return Err(BcpackError::SymbolRange { what: "BC1 red or blue residual", value: r.max(b), max: 31 });
+        }
+        end[1] = unfold(r, pr, 5);
+        end[2] = unfold(b, pb, 5);
     }
     let e = [join565(ends[0]), join565(ends[1])];
     cur[0..2].copy_from_slice(&e[0].to_le_bytes());
