@@ -471,32 +471,3 @@ mod tests {
         }
     }
 }
-
-#[cfg(test)]
-mod speed_probe {
-    use super::*;
-    #[test]
-    #[ignore]
-    fn probe() {
-        let mut sink = SymbolSink::default();
-        let mut r = 12345u64;
-        let n = 100_000;
-        for i in 0..n {
-            r ^= r << 13;
-            r ^= r >> 7;
-            r ^= r << 17;
-            sink.push(i % 3, ((r % 7) * (r % 5)) as u32);
-        }
-        let out = sink.finish(3);
-        let t0 = std::time::Instant::now();
-        let mut acc = 0;
-        for _ in 0..20 {
-            let mut d = RansDecoder::new(&out, 3, 0).unwrap();
-            for i in 0..n {
-                acc += d.sym(i % 3).unwrap();
-            }
-        }
-        let dt = t0.elapsed().as_secs_f64() / 20.0 / n as f64;
-        eprintln!("{:.2} ns/symbol ({acc}), {} B", dt * 1e9, out.len());
-    }
-}

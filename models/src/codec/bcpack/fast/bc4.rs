@@ -17,7 +17,7 @@ use super::{predict3, FastModel, Pos, SymCoder, KIND_TABLES};
 /// Endpoint tables: a0 (1), a1 by a0's residual bucket (4).
 const EP_TABLES: usize = 5;
 /// Index-pair tables: block type (3) × (inner row, first row under the upper block, none).
-const IDX_TABLES: usize = 9;
+const IDX_TABLES: usize = 18;
 
 /// Codes the 8-byte channel block `cur`: endpoints into `ce` (tables from `te`), indices
 /// into `ci` (tables from `ti`).
@@ -48,29 +48,49 @@ fn code_channel<C: SymCoder>(
         None => [None; 4],
     };
     let mut out = 0u64;
+    let mut prev = 0;
     for r in 0..4 {
-        for half in 0..2 {
-            let mut value = 0;
-            let has_above = above[0].is_some();
-            for k in 0..2 {
-                let col = 2 * half + k;
-                let t = 4 * r + col;
-                let pos = u32::from(ORD[ty][((old >> (3 * t)) & 7) as usize]);
-                value |= above[col].map_or(pos, |a| pos.wrapping_sub(a) & 7) << (3 * k);
+        let mut row = [0u32; 4];
+        // Planar prediction of a palette position from its left, upper and upper-left
+        // texels inside the block's rows (the upper block's last row above row 0).
+        let pred = |col: usize, row: &[u32; 4], above: &[Option<u32>; 4]| -> Option<u32> {
+            match (col.checked_sub(1).map(|l| row[l]), above[col]) {
+                (Some(l), Some(u)) => {
+                    let ul = above[col - 1].unwrap_or(u);
+                    Some((l + u).saturating_sub(ul).min(7))
+                }
+                (Some(l), None) => Some(l),
+                (None, u) => u,
             }
-            let table = ty * 3 + if has_above { usize::from(r == 0) } else { 2 };
+        };
+        for half in 0..2 {
+            let has_above = above[0].is_some();
+            let mut value = 0;
+            if !C::DECODING {
+                let mut tmp = row;
+                for k in 0..2 {
+                    let col = 2 * half + k;
+                    let pos = u32::from(ORD[ty][((old >> (3 * (4 * r + col))) & 7) as usize]);
+                    let d = pred(col, &tmp, &above).map_or(pos, |p| pos.wrapping_sub(p) & 7);
+                    tmp[col] = pos;
+                    value |= d << (3 * k);
+                }
+            }
+            let table = (ty * 3 + if has_above { usize::from(r == 0) } else { 2 }) * 2 + usize::from(prev == 0);
             let sym = ci.sym(ti + table, value)?;
+            prev = sym;
             if sym >= 64 {
                 return Err(BcpackError::SymbolRange { what: "BC4 index pair", value: sym, max: 63 });
             }
             for k in 0..2 {
                 let col = 2 * half + k;
                 let d = (sym >> (3 * k)) & 7;
-                let pos = above[col].map_or(d, |a| (d + a) & 7);
-                above[col] = Some(pos);
+                let pos = pred(col, &row, &above).map_or(d, |p| (d + p) & 7);
+                row[col] = pos;
                 out |= u64::from(IDX[ty][pos as usize]) << (3 * (4 * r + col));
             }
         }
+        above = row.map(Some);
     }
     cur[2..8].copy_from_slice(&out.to_le_bytes()[..6]);
     Ok(())
