@@ -23,7 +23,7 @@ const RB_B: u32 = 16;
 const RB_ESCAPE: u32 = RB_R * RB_B;
 /// Selector-row tables: block type (3) × (inner row, first row under the upper block, no
 /// row above).
-pub(super) const SEL_TABLES: usize = 9;
+pub(super) const SEL_TABLES: usize = 15;
 
 /// Every selector row mapped lane by lane through each palette order: `[type][row]`.
 const fn row_maps(maps: &[[u8; 4]; 3]) -> [[u8; 256]; 3] {
@@ -50,6 +50,17 @@ const fn row_maps(maps: &[[u8; 4]; 3]) -> [[u8; 256]; 3] {
 static ORD_ROW: [[u8; 256]; 3] = row_maps(&ORD);
 /// Palette-position row → selector row, per block type.
 static SEL_ROW: [[u8; 256]; 3] = row_maps(&SEL);
+
+/// Whether a row's four lanes are equal.
+static UNIFORM: [bool; 256] = {
+    let mut out = [false; 256];
+    let mut v = 0;
+    while v < 4 {
+        out[v * 0x55] = true;
+        v += 1;
+    }
+    out
+};
 
 /// Lane-wise (a + b) mod 4 over four 2-bit lanes.
 #[inline]
@@ -114,8 +125,8 @@ pub(super) fn code_colour<C: SymCoder>(
     for r in 0..4 {
         let pos = u32::from(ORD_ROW[ty][((old >> (8 * r)) & 0xFF) as usize]);
         let (table, value) = match above {
-            Some(a) => (ty * 3 + usize::from(r == 0), sub4(pos, a)),
-            None => (ty * 3 + 2, pos),
+            Some(a) => (ty * 5 + usize::from(r == 0) * 2 + usize::from(UNIFORM[a as usize]), sub4(pos, a)),
+            None => (ty * 5 + 4, pos),
         };
         let sym = cs.sym(ts + table, value)? & 0xFF;
         let pos = match above {

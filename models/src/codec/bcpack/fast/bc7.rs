@@ -8,6 +8,7 @@
 //! Stream 2: indices in groups of 4 (2-bit sets) or 2 (3- and 4-bit sets), each index
 //! replaced by its difference from the index above when that texel is in the same subset.
 
+use super::super::bc1::{bucket, med};
 use super::super::bc7::layout::{anchor_mask, pack, parse, subset_map, Fields, MODES, RESERVED};
 use super::super::bc7::neighbour_value;
 use super::super::driver::Nb;
@@ -21,13 +22,13 @@ const PART_T: usize = MODE_T + 10;
 const ROT_T: usize = PART_T + 8;
 const HEAD_TABLES: usize = ROT_T + 2;
 
-const EP_TABLES: usize = 8 * 2 * 3;
+const EP_TABLES: usize = 8 * 2 * 3 * 3;
 const PBIT_T: usize = EP_TABLES;
 const RESERVED_T: usize = PBIT_T + 8;
 const BODY_TABLES: usize = RESERVED_T + 1;
 
 /// Index groups by index width (2, 3, 4 bits) × whether the first texel has an index above.
-const IDX_TABLES: usize = 3 * 2;
+const IDX_TABLES: usize = 3 * 3;
 
 /// Partition symbol meaning "the same as the same-mode left block".
 const SAME_PARTITION: u32 = 64;
@@ -92,6 +93,7 @@ fn code_endpoints<C: SymCoder>(
 ) -> Result<(), BcpackError> {
     let info = &MODES[f.mode];
     let mut nb_r = 0u32;
+    let mut syms = [[0u32; 4]; 6];
     for ch in 0..info.channels() {
         let bits = info.channel_bits(ch);
         let max = (1u32 << bits) - 1;
@@ -117,7 +119,16 @@ fn code_endpoints<C: SymCoder>(
                 };
                 (pred, if k % 2 == 1 { 1 } else { 2 })
             };
-            let sym = c.sym((f.mode * 2 + class) * 3 + role, fold(old.ep[k][ch], pred, bits))?;
+            // Whether the related residual (R's for G and B, the previous endpoint's for R and
+            // A) was zero: flat areas make both small.
+            let calm = match ch {
+                1 | 2 => bucket(syms[k][0]).min(2),
+                _ if k > 0 => bucket(syms[k - 1][ch]).min(2),
+                _ => 2,
+            };
+            let table = ((f.mode * 2 + class) * 3 + role) * 3 + calm;
+            let sym = c.sym(table, fold(old.ep[k][ch], pred, bits))?;
+            syms[k][ch] = sym;
             if sym > max {
                 return Err(BcpackError::SymbolRange { what: "BC7 endpoint residual", value: sym, max });
             }
@@ -151,16 +162,44 @@ fn code_indices<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields) -> Result<
         let mask = (1u32 << bits) - 1;
         let group = if bits == 2 { 4 } else { 2 };
         let (src, dst) = if set == 0 { (&old.idx, &mut f.idx) } else { (&old.idx2, &mut f.idx2) };
-        let base = (bits as usize - 2) * 2;
-        for t0 in (0..16).step_by(group) {
-            let above = |t: usize, dst: &[u32; 16]| (t >= 4 && subset(t) == subset(t - 4)).then(|| dst[t - 4]);
-            let mut want = 0;
-            for k in 0..group {
-                let t = t0 + k;
-                let v = above(t, dst).map_or(src[t], |a| src[t].wrapping_sub(a) & mask);
-                want |= v << (bits as usize * k);
+        let base = (bits as usize - 2) * 3;
+        // Prediction of texel t from already known indices `v`: a whole-row group (2-bit
+        // indices) only has the row above; pairs also use the left and upper-left texels.
+        let pred = |t: usize, v: &[u32; 16]| -> Option<u32> {
+            let same = |u: usize| subset(u) == subset(t);
+            let up = (t >= 4 && same(t - 4)).then(|| v[t - 4]);
+            if group == 4 {
+                return up;
             }
-            let table = base + usize::from(above(t0, dst).is_some());
+            let left = (t % 4 > 0 && same(t - 1)).then(|| v[t - 1]);
+            let up_left = (t % 4 > 0 && t >= 4 && same(t - 5)).then(|| v[t - 5]);
+            match (left, up, up_left) {
+                (Some(l), Some(u), Some(ul)) => Some(med(l, u, ul)),
+                (Some(l), Some(u), None) => Some((l + u) / 2),
+                (Some(l), None, _) => Some(l),
+                (None, u, _) => u,
+            }
+        };
+        for t0 in (0..16).step_by(group) {
+            let mut want = 0;
+            if !C::DECODING {
+                let mut known = *dst;
+                for k in 0..group {
+                    let t = t0 + k;
+                    let d = pred(t, &known).map_or(src[t], |p| src[t].wrapping_sub(p) & mask);
+                    known[t] = src[t];
+                    want |= d << (bits as usize * k);
+                }
+            }
+            let with = (t0..t0 + group).filter(|&t| pred(t, dst).is_some()).count();
+            let table = base
+                + if with == 0 {
+                    0
+                } else if with == group {
+                    1
+                } else {
+                    2
+                };
             let sym = c.sym(table, want)?;
             if sym >> (bits as usize * group) != 0 {
                 return Err(BcpackError::SymbolRange {
@@ -172,7 +211,7 @@ fn code_indices<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields) -> Result<
             for k in 0..group {
                 let t = t0 + k;
                 let d = (sym >> (bits as usize * k)) & mask;
-                let v = above(t, dst).map_or(d, |a| (d + a) & mask);
+                let v = pred(t, dst).map_or(d, |p| (d + p) & mask);
                 let anchor = if set == 0 { (anchors >> t) & 1 == 1 } else { t == 0 };
                 if anchor && v >> (bits - 1) != 0 {
                     return Err(BcpackError::SymbolRange { what: "BC7 anchor index", value: v, max: mask >> 1 });
