@@ -37,13 +37,29 @@ const SAME_PARTITION: u32 = 64;
 /// parsed once instead of once per neighbour use.
 #[derive(Default)]
 pub(super) struct Bc7 {
-    rows: Vec<Fields>,
+    rows: Vec<Cached>,
+}
+
+/// A parsed block and its endpoint 0 widened to 8 bits per channel (the neighbour value the
+/// endpoint prediction requantises), `None` for a reserved block.
+#[derive(Debug, Clone, Copy, Default)]
+struct Cached {
+    f: Fields,
+    wide: Option<[u32; 4]>,
+}
+
+impl Cached {
+    fn new(f: Fields) -> Self {
+        // neighbour_value at 8 bits is the widened value itself.
+        let wide = (f.mode < RESERVED).then(|| [0, 1, 2, 3].map(|ch| neighbour_value(&f, 0, ch, 8).unwrap_or(255)));
+        Cached { f, wide }
+    }
 }
 
 impl Bc7 {
     fn slot(&mut self, at: Pos, index: usize) -> usize {
         if self.rows.len() != 2 * at.row {
-            self.rows = vec![Fields::default(); 2 * at.row];
+            self.rows = vec![Cached::default(); 2 * at.row];
         }
         index % (2 * at.row)
     }
@@ -89,7 +105,7 @@ fn code_endpoints<C: SymCoder>(
     c: &mut C,
     old: &Fields,
     f: &mut Fields,
-    nbs: [Option<&Fields>; 3],
+    wide: [Option<[u32; 4]>; 3],
 ) -> Result<(), BcpackError> {
     let info = &MODES[f.mode];
     let mut nb_r = 0u32;
@@ -100,8 +116,8 @@ fn code_endpoints<C: SymCoder>(
         let class = usize::from(ch == 1 || ch == 2);
         for k in 0..info.endpoints() {
             let (pred, role) = if k == 0 {
-                let at = |n: Option<&Fields>| n.and_then(|n| neighbour_value(n, 0, ch, bits));
-                let nbp = predict3(at(nbs[0]), at(nbs[1]), at(nbs[2]), 1 << (bits - 1));
+                let at = |n: Option<[u32; 4]>| n.map(|w| (w[ch] * max + 127) / 255);
+                let nbp = predict3(at(wide[0]), at(wide[1]), at(wide[2]), 1 << (bits - 1));
                 let pred = match ch {
                     0 => {
                         nb_r = nbp;
@@ -149,11 +165,58 @@ fn code_endpoints<C: SymCoder>(
     Ok(())
 }
 
+/// Which texels have a same-subset left, upper and upper-left texel (bit t = texel t).
+struct NbMasks {
+    left: u16,
+    up: u16,
+    up_left: u16,
+}
+
+impl NbMasks {
+    fn new(map: u32) -> Self {
+        let subset = |t: usize| (map >> (2 * t)) & 3;
+        let (mut left, mut up, mut up_left) = (0, 0, 0);
+        for t in 0..16 {
+            let bit = 1u16 << t;
+            if t % 4 > 0 && subset(t - 1) == subset(t) {
+                left |= bit;
+            }
+            if t >= 4 && subset(t - 4) == subset(t) {
+                up |= bit;
+            }
+            if t % 4 > 0 && t >= 4 && subset(t - 5) == subset(t) {
+                up_left |= bit;
+            }
+        }
+        NbMasks { left, up, up_left }
+    }
+}
+
+/// Prediction of texel `t`'s index from already known indices `v`: a whole-row group
+/// (2-bit indices) only has the row above; pairs also use the left and upper-left texels
+/// (MED), all within the texel's subset.
+#[inline(always)]
+fn predict_index(m: &NbMasks, group: usize, t: usize, v: &[u32; 16]) -> Option<u32> {
+    let has = |mask: u16| (mask >> t) & 1 == 1;
+    let up = has(m.up).then(|| v[t - 4]);
+    if group == 4 {
+        return up;
+    }
+    let left = has(m.left).then(|| v[t - 1]);
+    let up_left = has(m.up_left).then(|| v[t - 5]);
+    match (left, up, up_left) {
+        (Some(l), Some(u), Some(ul)) => Some(med(l, u, ul)),
+        (Some(l), Some(u), None) => Some((l + u) / 2),
+        (Some(l), None, _) => Some(l),
+        (None, u, _) => u,
+    }
+}
+
 fn code_indices<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields) -> Result<(), BcpackError> {
     let info = &MODES[f.mode];
     let map = subset_map(info, f.partition as usize);
     let anchors = anchor_mask(info, f.partition as usize);
-    let subset = |t: usize| (map >> (2 * t)) & 3;
+    let nbm = NbMasks::new(map);
     for set in 0..2 {
         let bits = if set == 0 { info.index_bits } else { info.index2_bits };
         if bits == 0 {
@@ -163,23 +226,7 @@ fn code_indices<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields) -> Result<
         let group = if bits == 2 { 4 } else { 2 };
         let (src, dst) = if set == 0 { (&old.idx, &mut f.idx) } else { (&old.idx2, &mut f.idx2) };
         let base = (bits as usize - 2) * 3;
-        // Prediction of texel t from already known indices `v`: a whole-row group (2-bit
-        // indices) only has the row above; pairs also use the left and upper-left texels.
-        let pred = |t: usize, v: &[u32; 16]| -> Option<u32> {
-            let same = |u: usize| subset(u) == subset(t);
-            let up = (t >= 4 && same(t - 4)).then(|| v[t - 4]);
-            if group == 4 {
-                return up;
-            }
-            let left = (t % 4 > 0 && same(t - 1)).then(|| v[t - 1]);
-            let up_left = (t % 4 > 0 && t >= 4 && same(t - 5)).then(|| v[t - 5]);
-            match (left, up, up_left) {
-                (Some(l), Some(u), Some(ul)) => Some(med(l, u, ul)),
-                (Some(l), Some(u), None) => Some((l + u) / 2),
-                (Some(l), None, _) => Some(l),
-                (None, u, _) => u,
-            }
-        };
+        let pred = |t: usize, v: &[u32; 16]| predict_index(&nbm, group, t, v);
         for t0 in (0..16).step_by(group) {
             let mut want = 0;
             if !C::DECODING {
@@ -242,21 +289,22 @@ impl FastModel for Bc7 {
         let n = self.rows.len();
         let pick = |present: bool, back: usize| present.then(|| (me + n - back) % n);
         let slots = [pick(nb.left.is_some(), 1), pick(nb.up.is_some(), at.row), pick(nb.up_left.is_some(), at.row + 1)];
-        let nbs = slots.map(|s| s.map(|s| &self.rows[s]));
+        let left = slots[0].map(|s| &self.rows[s].f);
+        let wide = slots.map(|s| s.and_then(|s| self.rows[s].wide));
         let mut f = Fields::default();
-        code_header(ch, &old, &mut f, nbs[0])?;
+        code_header(ch, &old, &mut f, left)?;
         if f.mode == RESERVED {
             cur[0] = 0;
             for b in cur[1..].iter_mut() {
                 *b = ce.sym(RESERVED_T, u32::from(*b))? as u8;
             }
-            self.rows[me] = parse(cur);
+            self.rows[me] = Cached::new(parse(cur));
             return Ok(());
         }
-        code_endpoints(ce, &old, &mut f, nbs)?;
+        code_endpoints(ce, &old, &mut f, wide)?;
         code_indices(ci, &old, &mut f)?;
         pack(&f, cur);
-        self.rows[me] = f;
+        self.rows[me] = Cached::new(f);
         Ok(())
     }
 
