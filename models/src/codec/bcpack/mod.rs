@@ -14,14 +14,18 @@
 //! - endpoints are predicted from the left/upper/upper-left blocks (tile order: row-major
 //!   blocks, 128 blocks per row for 8-byte formats and 64 for 16-byte ones by default) and
 //!   only the residual is coded;
-//! - everything is coded with an adaptive binary range coder; indices use the neighbouring
-//!   texels' indices as context; a whole block equal to its left or upper neighbour costs a
-//!   fraction of a bit;
+//! - two entropy methods, both read by every decoder: [`Profile::Small`] (method 0, the
+//!   default) codes everything with an adaptive binary range coder, indices in the context of
+//!   the neighbouring texels' indices — smallest, but one adaptive decision per bit, so slow
+//!   to decode; [`Profile::Fast`] (method 2; BC1, BC3, BC4, BC5, BC7) codes one multi-bit
+//!   symbol per field group with static per-stream rANS tables sent in the stream — a few
+//!   times faster to decode and a few % of BC size larger;
+//! - a whole block equal to its left or upper neighbour costs a fraction of a bit;
 //! - data that would not shrink is stored verbatim (method 1), so any byte content —
 //!   including reserved BC7 mode bytes — round-trips bit-exactly.
 //!
-//! The decoder is shaped like a hardware stage: fixed-size context tables, one row of
-//! per-block state, no allocation beyond the declared output (which must equal the size the
+//! The decoder is shaped like a hardware stage: fixed-size context tables (or, for the fast
+//! method, at most 16 KiB of lookup table per transmitted table), one row of per-block state, no allocation beyond the declared output (which must equal the size the
 //! caller expects), every length checked, an Adler-32 of the output; corrupt, truncated or
 //! mismatched input is an error, never a panic.
 //!

@@ -21,8 +21,9 @@ pub(super) const EP_TABLES: usize = 8;
 const RB_R: u32 = 15;
 const RB_B: u32 = 16;
 const RB_ESCAPE: u32 = RB_R * RB_B;
-/// Selector-row tables: block type (3) × (inner row, first row under the upper block, no
-/// row above).
+/// Selector-row tables: block type (3) × (inner row or first row under the upper block ×
+/// whether the row above is uniform, or no row above). A uniform row above (flat area or
+/// vertical gradient) makes a uniform row likely.
 pub(super) const SEL_TABLES: usize = 15;
 
 /// Every selector row mapped lane by lane through each palette order: `[type][row]`.

@@ -1,9 +1,9 @@
 //! Fast BC4 channel unit (BC4; alpha half of BC3; both halves of BC5): endpoint residual
 //! symbols and one 6-bit symbol per pair of texels.
 //!
-//! Indices are re-numbered in palette order and, where a texel above exists (inside the
-//! block, or the upper block's last row), coded as the difference from it mod 8, as the
-//! BC1 selector rows are.
+//! Indices are re-numbered in palette order, so that a smooth ramp is a smooth sequence of
+//! positions, and each is coded as its difference (mod 8) from a planar prediction from its
+//! left, upper and upper-left texels (the upper block's last row above row 0).
 
 use super::super::bc1::bucket;
 use super::super::bc4::{block_type, indices, IDX, ORD};
@@ -16,7 +16,8 @@ use super::{predict3, FastModel, Pos, SymCoder, KIND_TABLES};
 
 /// Endpoint tables: a0 (1), a1 by a0's residual bucket (4).
 const EP_TABLES: usize = 5;
-/// Index-pair tables: block type (3) × (inner row, first row under the upper block, none).
+/// Index-pair tables: block type (3) × (inner row, first row under the upper block, no row
+/// above) × whether the previous pair's symbol was 0.
 const IDX_TABLES: usize = 18;
 
 /// Codes the 8-byte channel block `cur`: endpoints into `ce` (tables from `te`), indices

@@ -4,9 +4,10 @@
 //!
 //! Stream 0: kinds, mode (table by the left block's mode), partition (64 = the same-mode
 //! left block's partition), rotation | index selection << 2. Stream 1: endpoint residuals
-//! (table by mode, channel class R/A or G/B, endpoint role), p-bits, reserved blocks' bytes.
-//! Stream 2: indices in groups of 4 (2-bit sets) or 2 (3- and 4-bit sets), each index
-//! replaced by its difference from the index above when that texel is in the same subset.
+//! (table by mode, channel class R/A or G/B, endpoint role and the size of a related
+//! residual), p-bits, reserved blocks' bytes. Stream 2: indices in groups of 4 (2-bit sets)
+//! or 2 (3- and 4-bit sets), each index replaced by its difference from a prediction from
+//! same-subset neighbours (the index above for 2-bit rows, MED of left/up/up-left for pairs).
 
 use super::super::bc1::{bucket, med};
 use super::super::bc7::layout::{anchor_mask, pack, parse, subset_map, Fields, MODES, RESERVED};
@@ -17,17 +18,22 @@ use super::super::header::MAX_STREAMS;
 use super::super::range::{fold, unfold};
 use super::{predict3, FastModel, Pos, SymCoder, KIND_TABLES};
 
+// Stream 0 tables: kinds, mode by the left block's mode (10), partition by mode (8),
+// rotation + index selection for modes 4 and 5 (2).
 const MODE_T: usize = KIND_TABLES;
 const PART_T: usize = MODE_T + 10;
 const ROT_T: usize = PART_T + 8;
 const HEAD_TABLES: usize = ROT_T + 2;
 
+// Stream 1 tables: endpoints by mode × channel class × role × related residual size (144),
+// p-bits by mode (8), reserved blocks' bytes (1).
 const EP_TABLES: usize = 8 * 2 * 3 * 3;
 const PBIT_T: usize = EP_TABLES;
 const RESERVED_T: usize = PBIT_T + 8;
 const BODY_TABLES: usize = RESERVED_T + 1;
 
-/// Index groups by index width (2, 3, 4 bits) × whether the first texel has an index above.
+/// Index groups by index width (2, 3, 4 bits) × how many of the group's texels have a
+/// prediction (none, all, some).
 const IDX_TABLES: usize = 3 * 3;
 
 /// Partition symbol meaning "the same as the same-mode left block".
