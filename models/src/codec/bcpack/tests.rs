@@ -133,6 +133,18 @@ fn stored_payload_must_match_the_declared_blocks() {
 }
 
 #[test]
+fn modes_without_a_fast_model_pack_modelled_and_reject_method_2() {
+    for mode in [BcpackMode::Bc2, BcpackMode::Bc6h] {
+        let unit = structured(mode, 600, 64, 3, None);
+        let packed = encode_with(mode, &unit, 64, Profile::Fast).unwrap();
+        assert_eq!(Header::read(&packed).unwrap().method, Method::Modelled, "{mode:?}");
+        let mut forged = packed.clone();
+        forged[2] = Method::Fast as u8;
+        assert_eq!(decode(&forged, unit.len()), Err(BcpackError::BadMethod { method: 2 }), "{mode:?}");
+    }
+}
+
+#[test]
 fn modes_match_formats() {
     for (mode, format) in BcpackMode::ALL.iter().zip(BcFormat::all()) {
         assert_eq!(mode.format(), format);
