@@ -21,10 +21,9 @@ pub(super) const EP_TABLES: usize = 8;
 const RB_R: u32 = 15;
 const RB_B: u32 = 16;
 const RB_ESCAPE: u32 = RB_R * RB_B;
-/// Selector-row tables: block type (3) × (inner row or first row under the upper block ×
-/// whether the row above is uniform, or no row above). A uniform row above (flat area or
-/// vertical gradient) makes a uniform row likely.
-pub(super) const SEL_TABLES: usize = 15;
+/// Selector-row tables: block type (3) × (rows 1–3 by whether the row above is uniform, row
+/// 0). A uniform row above (flat area or vertical gradient) makes a uniform row likely.
+pub(super) const SEL_TABLES: usize = 9;
 
 /// Every selector row mapped lane by lane through each palette order: `[type][row]`.
 const fn row_maps(maps: &[[u8; 4]; 3]) -> [[u8; 256]; 3] {
@@ -120,14 +119,15 @@ pub(super) fn code_colour<C: SymCoder>(
 
     let ty = block_type(e, four_only);
     let old = if C::DECODING { 0 } else { selectors(cur) };
-    let mut above =
-        nb.up.map(|u| u32::from(ORD_ROW[block_type(endpoints(u), four_only)][(selectors(u) >> 24) as usize]));
+    // Row 0 is coded as is: the upper block's last row is in that block's own palette order,
+    // which rarely matches this block's, so a difference from it is mostly noise (measured).
+    let mut above: Option<u32> = None;
     let mut sels = 0u32;
     for r in 0..4 {
         let pos = u32::from(ORD_ROW[ty][((old >> (8 * r)) & 0xFF) as usize]);
         let (table, value) = match above {
-            Some(a) => (ty * 5 + usize::from(r == 0) * 2 + usize::from(UNIFORM[a as usize]), sub4(pos, a)),
-            None => (ty * 5 + 4, pos),
+            Some(a) => (ty * 3 + usize::from(UNIFORM[a as usize]), sub4(pos, a)),
+            None => (ty * 3 + 2, pos),
         };
         let sym = cs.sym(ts + table, value)? & 0xFF;
         let pos = match above {

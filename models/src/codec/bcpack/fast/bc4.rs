@@ -3,7 +3,8 @@
 //!
 //! Indices are re-numbered in palette order, so that a smooth ramp is a smooth sequence of
 //! positions, and each is coded as its difference (mod 8) from a planar prediction from its
-//! left, upper and upper-left texels (the upper block's last row above row 0).
+//! left, upper and upper-left texels inside the block (the upper block's positions are in
+//! another palette: using them for row 0 measured worse).
 
 use super::super::bc1::bucket;
 use super::super::bc4::{block_type, indices, IDX, ORD};
@@ -16,9 +17,9 @@ use super::{predict3, FastModel, Pos, SymCoder, KIND_TABLES};
 
 /// Endpoint tables: a0 (1), a1 by a0's residual bucket (4).
 const EP_TABLES: usize = 5;
-/// Index-pair tables: block type (3) × (inner row, first row under the upper block, no row
-/// above) × whether the previous pair's symbol was 0.
-const IDX_TABLES: usize = 18;
+/// Index-pair tables: block type (3) × (row 0, rows 1–3) × whether the previous pair's
+/// symbol was 0.
+const IDX_TABLES: usize = 12;
 
 /// Codes the 8-byte channel block `cur`: endpoints into `ce` (tables from `te`), indices
 /// into `ci` (tables from `ti`).
@@ -41,19 +42,13 @@ fn code_channel<C: SymCoder>(
     }
     let ty = block_type(cur);
     let old = if C::DECODING { 0 } else { indices(cur) };
-    let mut above: [Option<u32>; 4] = match nb.up {
-        Some(u) => {
-            let (ut, ui) = (block_type(u), indices(u));
-            [0, 1, 2, 3].map(|c| Some(u32::from(ORD[ut][((ui >> (3 * (12 + c))) & 7) as usize])))
-        }
-        None => [None; 4],
-    };
+    let mut above: [Option<u32>; 4] = [None; 4];
     let mut out = 0u64;
     let mut prev = 0;
     for r in 0..4 {
         let mut row = [0u32; 4];
         // Planar prediction of a palette position from its left, upper and upper-left
-        // texels inside the block's rows (the upper block's last row above row 0).
+        // texels inside the block.
         let pred = |col: usize, row: &[u32; 4], above: &[Option<u32>; 4]| -> Option<u32> {
             match (col.checked_sub(1).map(|l| row[l]), above[col]) {
                 (Some(l), Some(u)) => {
@@ -77,7 +72,7 @@ fn code_channel<C: SymCoder>(
                     value |= d << (3 * k);
                 }
             }
-            let table = (ty * 3 + if has_above { usize::from(r == 0) } else { 2 }) * 2 + usize::from(prev == 0);
+            let table = (ty * 2 + usize::from(has_above)) * 2 + usize::from(prev == 0);
             let sym = ci.sym(ti + table, value)?;
             prev = sym;
             if sym >= 64 {
