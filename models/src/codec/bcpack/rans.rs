@@ -11,7 +11,8 @@
 //! per table one bit "used"; if used, 4 bits precision `p` (0..=12), and for `p = 0` an
 //! 8-bit symbol (a table that always yields that symbol), otherwise 9 bits `n` (1..=256, the
 //! alphabet length), 2 bits `k`, and frequencies of symbols `0..n−1` in Exp-Golomb order
-//! `k`; the last symbol's frequency is `2^p` minus the others and must be at least 1.
+//! `k`, where a coded 0 is followed by an order-0 code of (run − 1) for a run of zeros; the
+//! last symbol's frequency is `2^p` minus the others and must be at least 1.
 //! The payload is two initial states (u32 LE) then u16 LE words; symbol *i* of the stream
 //! is decoded by state *i* mod 2. Decode with table (p, f, c):
 //! `s = sym(x mod 2^p); x = f[s]·(x >> p) + (x mod 2^p) − c[s]; if x < 2^16 { x = x·2^16 + word }`.
@@ -201,7 +202,7 @@ fn write_table(w: &mut BitWriter, counts: &[u32]) -> Option<EncTable> {
         let Some(freq) = normalise(&counts[..n], prec) else { continue };
         let data = payload_bits(&counts[..n], &freq, prec);
         for k in 0..4 {
-            let head: u32 = 15 + freq[..n - 1].iter().map(|&f| eg_len(k, f)).sum::<u32>();
+            let head: u32 = 15 + freq_list_bits(&freq[..n - 1], k);
             let cost = data + f64::from(head);
             if best.as_ref().is_none_or(|b| cost < b.0) {
                 best = Some((cost, prec, k, freq.clone()));
@@ -212,10 +213,49 @@ fn write_table(w: &mut BitWriter, counts: &[u32]) -> Option<EncTable> {
     w.put(4, prec);
     w.put(9, (n - 1) as u32);
     w.put(2, k);
-    for &f in &freq[..n - 1] {
-        w.exp_golomb(k, f);
+    for item in freq_items(&freq[..n - 1]) {
+        match item {
+            FreqItem::Value(f) => w.exp_golomb(k, f),
+            FreqItem::Zeros(run) => {
+                w.exp_golomb(k, 0);
+                w.exp_golomb(0, run - 1);
+            }
+        }
     }
     Some(EncTable { prec, cum: cumulative(&freq), freq })
+}
+
+/// A frequency list as transmitted: nonzero values one by one, zeros as runs (sparse
+/// alphabets — residual tails, unused palette positions — are mostly zeros).
+enum FreqItem {
+    Value(u32),
+    Zeros(u32),
+}
+
+fn freq_items(freqs: &[u32]) -> Vec<FreqItem> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < freqs.len() {
+        if freqs[i] == 0 {
+            let run = freqs[i..].iter().take_while(|&&f| f == 0).count();
+            out.push(FreqItem::Zeros(run as u32));
+            i += run;
+        } else {
+            out.push(FreqItem::Value(freqs[i]));
+            i += 1;
+        }
+    }
+    out
+}
+
+fn freq_list_bits(freqs: &[u32], k: u32) -> u32 {
+    freq_items(freqs)
+        .iter()
+        .map(|item| match *item {
+            FreqItem::Value(f) => eg_len(k, f),
+            FreqItem::Zeros(run) => eg_len(k, 0) + eg_len(0, run - 1),
+        })
+        .sum()
 }
 
 fn cumulative(freq: &[u32]) -> Vec<u32> {
@@ -327,12 +367,24 @@ impl Tables {
             let k = r.get(2, stream)?;
             let scale = 1u32 << prec;
             let mut sum = 0u32;
-            for f in freq.iter_mut().take(n - 1) {
-                *f = r.exp_golomb(k, stream)?;
-                sum += *f;
+            let mut s = 0;
+            while s < n - 1 {
+                let f = r.exp_golomb(k, stream)?;
+                if f == 0 {
+                    let run = r.exp_golomb(0, stream)? as usize + 1;
+                    if s + run > n - 1 {
+                        return Err(BcpackError::BadTable { stream, why: "a zero run passes the alphabet's end" });
+                    }
+                    freq[s..s + run].fill(0);
+                    s += run;
+                    continue;
+                }
+                sum += f;
                 if sum >= scale {
                     return Err(BcpackError::BadTable { stream, why: "frequencies exceed the table's precision" });
                 }
+                freq[s] = f;
+                s += 1;
             }
             freq[n - 1] = scale - sum;
             lut.reserve(scale as usize);
