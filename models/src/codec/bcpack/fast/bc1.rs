@@ -1,10 +1,9 @@
-//! Fast BC1 colour unit (BC1; colour half of BC3): endpoints as per-channel residual
-//! symbols, selectors as one 8-bit symbol per texel row.
+//! Fast BC1 colour unit (BC1; colour half of BC3): endpoints as a green residual and a joint
+//! red-blue residual symbol each, selectors as one 8-bit symbol per texel row.
 //!
-//! A selector row is re-numbered in palette order and, when a row above exists (the
-//! previous row, or the upper block's last row), coded as its per-texel difference from
-//! that row mod 4: smooth gradients repeat the same difference row, so a static table
-//! captures most of what per-texel contexts did.
+//! A selector row is re-numbered in palette order; rows 1–3 are coded as their per-texel
+//! difference from the row above mod 4 (smooth gradients repeat the same difference row, so
+//! a static table captures much of what per-texel contexts did), row 0 as it is.
 
 use super::super::bc1::{block_type, bucket, endpoints, join565, selectors, split565, BITS, ORD, SEL};
 use super::super::driver::Nb;
