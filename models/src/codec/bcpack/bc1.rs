@@ -14,7 +14,7 @@ use super::header::MAX_STREAMS;
 use super::range::{fold, unfold, Prob};
 
 /// Channel widths in coding order: green, red, blue.
-const BITS: [u32; 3] = [6, 5, 5];
+pub(super) const BITS: [u32; 3] = [6, 5, 5];
 /// Contexts per (endpoint, channel) residual tree.
 const EP_CTX: usize = 5;
 /// Block palette types: 4-colour, 3-colour + transparent, flat (ep0 == ep1).
@@ -24,25 +24,25 @@ const NB_VALUES: usize = 5;
 const NONE: usize = 4;
 
 /// Palette position of each selector, per block type.
-const ORD: [[u8; 4]; TYPES] = [[0, 3, 1, 2], [0, 2, 1, 3], [0, 1, 2, 3]];
+pub(super) const ORD: [[u8; 4]; TYPES] = [[0, 3, 1, 2], [0, 2, 1, 3], [0, 1, 2, 3]];
 /// Selector of each palette position (inverse of `ORD`).
-const SEL: [[u8; 4]; TYPES] = [[0, 2, 3, 1], [0, 2, 1, 3], [0, 1, 2, 3]];
+pub(super) const SEL: [[u8; 4]; TYPES] = [[0, 2, 3, 1], [0, 2, 1, 3], [0, 1, 2, 3]];
 
 /// Endpoint channels in coding order (G, R, B).
-fn split565(v: u16) -> [u32; 3] {
+pub(super) fn split565(v: u16) -> [u32; 3] {
     let v = u32::from(v);
     [(v >> 5) & 63, v >> 11, v & 31]
 }
 
-fn join565(c: [u32; 3]) -> u16 {
+pub(super) fn join565(c: [u32; 3]) -> u16 {
     ((c[1] << 11) | (c[0] << 5) | c[2]) as u16
 }
 
-fn endpoints(b: &[u8]) -> [u16; 2] {
+pub(super) fn endpoints(b: &[u8]) -> [u16; 2] {
     [u16::from_le_bytes([b[0], b[1]]), u16::from_le_bytes([b[2], b[3]])]
 }
 
-fn selectors(b: &[u8]) -> u32 {
+pub(super) fn selectors(b: &[u8]) -> u32 {
     u32::from_le_bytes([b[4], b[5], b[6], b[7]])
 }
 
@@ -79,7 +79,7 @@ pub(super) fn bucket(sym: u32) -> usize {
     }
 }
 
-fn block_type(e: [u16; 2], four_only: bool) -> usize {
+pub(super) fn block_type(e: [u16; 2], four_only: bool) -> usize {
     if e[0] == e[1] {
         2
     } else if four_only || e[0] > e[1] {

@@ -19,16 +19,16 @@ const NONE: usize = 8;
 const EP_CTX: usize = 5;
 
 /// Palette position of each index: 8-value mode (a0 > a1), 6-value mode, flat (a0 == a1).
-const ORD: [[u8; 8]; TYPES] = [[0, 7, 1, 2, 3, 4, 5, 6], [0, 5, 1, 2, 3, 4, 6, 7], [0, 1, 2, 3, 4, 5, 6, 7]];
-const IDX: [[u8; 8]; TYPES] = [[0, 2, 3, 4, 5, 6, 7, 1], [0, 2, 3, 4, 5, 1, 6, 7], [0, 1, 2, 3, 4, 5, 6, 7]];
+pub(super) const ORD: [[u8; 8]; TYPES] = [[0, 7, 1, 2, 3, 4, 5, 6], [0, 5, 1, 2, 3, 4, 6, 7], [0, 1, 2, 3, 4, 5, 6, 7]];
+pub(super) const IDX: [[u8; 8]; TYPES] = [[0, 2, 3, 4, 5, 6, 7, 1], [0, 2, 3, 4, 5, 1, 6, 7], [0, 1, 2, 3, 4, 5, 6, 7]];
 
-fn indices(b: &[u8]) -> u64 {
+pub(super) fn indices(b: &[u8]) -> u64 {
     let mut v = [0u8; 8];
     v[..6].copy_from_slice(&b[2..8]);
     u64::from_le_bytes(v)
 }
 
-fn block_type(b: &[u8]) -> usize {
+pub(super) fn block_type(b: &[u8]) -> usize {
     if b[0] == b[1] {
         2
     } else if b[0] > b[1] {

@@ -17,7 +17,7 @@ pub enum BcpackError {
     HeaderTruncated { len: usize, need: usize },
     #[error("BCPack format version {found} is not supported; this decoder reads version {FORMAT_VERSION}")]
     UnsupportedVersion { found: u8 },
-    #[error("BCPack coding method {method} is unknown; expected 0 (modelled) or 1 (stored)")]
+    #[error("BCPack coding method {method} is unknown; expected 0 (modelled), 1 (stored) or 2 (fast)")]
     BadMethod { method: u8 },
     #[error("BCPack mode {mode} with method {method} has {expected} streams, but the header lists {found}")]
     StreamCount { mode: u8, method: u8, expected: usize, found: usize },
@@ -35,6 +35,19 @@ pub enum BcpackError {
     StreamOverrun { stream: usize, consumed: usize, len: usize },
     #[error("block {block}: decoded {what} symbol {value} is invalid (at most {max})")]
     InvalidSymbol { block: usize, what: &'static str, value: u32, max: u32 },
+    #[error("BCPack stream {stream} ends inside its frequency tables ({len} B)")]
+    TablesTruncated { stream: usize, len: usize },
+    #[error("BCPack stream {stream} has an invalid frequency table: {why}")]
+    BadTable { stream: usize, why: &'static str },
+    #[error(
+        "BCPack stream {stream}: rANS payload of {len} B was not consumed exactly (read {consumed} B) \
+         or its final states are not the encoder's start state"
+    )]
+    RansEnd { stream: usize, consumed: usize, len: usize },
+    #[error("decoded {what} symbol {value} is out of range (at most {max}): corrupt stream")]
+    SymbolRange { what: &'static str, value: u32, max: u32 },
+    #[error("block {block}: copies its {which} neighbour, which does not exist")]
+    MissingNeighbour { block: usize, which: &'static str },
     #[error("decoded blocks have Adler-32 {found:#010x}, but the header recorded {expected:#010x}: corrupt stream")]
     Checksum { expected: u32, found: u32 },
 }

@@ -8,7 +8,7 @@ use super::tables::{ANCHOR2, ANCHOR3_1, ANCHOR3_2, PARTITION2, PARTITION3};
 
 /// Layout of one BC7 mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct ModeInfo {
+pub(in crate::codec::bcpack) struct ModeInfo {
     /// Subsets (1..3); endpoints = 2 × subsets.
     pub subsets: usize,
     pub partition_bits: u32,
@@ -25,7 +25,7 @@ pub(super) struct ModeInfo {
 }
 
 /// The eight BC7 modes (BPTC specification, table "Mode descriptions").
-pub(super) const MODES: [ModeInfo; 8] = [
+pub(in crate::codec::bcpack) const MODES: [ModeInfo; 8] = [
     ModeInfo {
         subsets: 3,
         partition_bits: 4,
@@ -125,7 +125,7 @@ pub(super) const MODES: [ModeInfo; 8] = [
 ];
 
 /// Mode value of a block with no mode bit in its first byte.
-pub(super) const RESERVED: usize = 8;
+pub(in crate::codec::bcpack) const RESERVED: usize = 8;
 
 impl ModeInfo {
     pub fn endpoints(&self) -> usize {
@@ -167,7 +167,7 @@ impl ModeInfo {
 }
 
 /// Subset of each texel (2 bits per texel) for a mode and partition.
-pub(super) fn subset_map(info: &ModeInfo, partition: usize) -> u32 {
+pub(in crate::codec::bcpack) fn subset_map(info: &ModeInfo, partition: usize) -> u32 {
     match info.subsets {
         2 => PARTITION2[partition & 63],
         3 => PARTITION3[partition & 63],
@@ -176,7 +176,7 @@ pub(super) fn subset_map(info: &ModeInfo, partition: usize) -> u32 {
 }
 
 /// Bit mask of the texels whose primary index is one bit short (the subsets' anchors).
-pub(super) fn anchor_mask(info: &ModeInfo, partition: usize) -> u16 {
+pub(in crate::codec::bcpack) fn anchor_mask(info: &ModeInfo, partition: usize) -> u16 {
     let p = partition & 63;
     match info.subsets {
         2 => 1 | (1 << ANCHOR2[p]),
@@ -187,7 +187,7 @@ pub(super) fn anchor_mask(info: &ModeInfo, partition: usize) -> u16 {
 
 /// The fields of one BC7 block. Endpoint values exclude their p-bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(super) struct Fields {
+pub(in crate::codec::bcpack) struct Fields {
     /// 0..=7, or [`RESERVED`].
     pub mode: usize,
     pub partition: u32,
@@ -227,7 +227,7 @@ impl Writer {
     }
 }
 
-pub(super) fn parse(block: &[u8]) -> Fields {
+pub(in crate::codec::bcpack) fn parse(block: &[u8]) -> Fields {
     let mut bytes = [0u8; 16];
     bytes.copy_from_slice(&block[..16]);
     let v = u128::from_le_bytes(bytes);
@@ -264,7 +264,7 @@ pub(super) fn parse(block: &[u8]) -> Fields {
     f
 }
 
-pub(super) fn pack(f: &Fields, block: &mut [u8]) {
+pub(in crate::codec::bcpack) fn pack(f: &Fields, block: &mut [u8]) {
     let v = if f.mode >= RESERVED {
         f.reserved << 8
     } else {

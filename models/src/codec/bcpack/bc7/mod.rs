@@ -12,7 +12,7 @@
 //!
 //! Reserved blocks (first byte 0) code their remaining 120 bits with the positional model.
 
-mod layout;
+pub(super) mod layout;
 mod tables;
 
 use super::bc1::{bucket, predict};
@@ -38,7 +38,7 @@ fn ep_tree(mode: usize, ch: usize, role: usize, bucket: usize) -> usize {
 }
 
 /// Widens a `bits`-bit value to 8 bits the way BC7 decoders do (MSB replication).
-fn expand(v: u32, bits: u32) -> u32 {
+pub(super) fn expand(v: u32, bits: u32) -> u32 {
     if bits >= 8 {
         v & 255
     } else {
@@ -48,7 +48,7 @@ fn expand(v: u32, bits: u32) -> u32 {
 
 /// A neighbour block's endpoint `k`, channel `ch`, requantised to `bits` bits; `None` for a
 /// reserved neighbour.
-fn neighbour_value(nb: &Fields, k: usize, ch: usize, bits: u32) -> Option<u32> {
+pub(super) fn neighbour_value(nb: &Fields, k: usize, ch: usize, bits: u32) -> Option<u32> {
     if nb.mode >= RESERVED {
         return None;
     }
