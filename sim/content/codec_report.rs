@@ -6,7 +6,7 @@
 use anyhow::Context;
 use rayon::prelude::*;
 use sfsim_models::codec::bc::{encode_surface, surface_to_tiles, Bc7Modes, Bc7Quality, EncodeSettings};
-use sfsim_models::codec::bcpack::{self, BcpackMode};
+use sfsim_models::codec::bcpack::{self, BcpackMode, Profile};
 use sfsim_models::codec::swizzle;
 use sfsim_models::codec::zlib::{deflate, Encoder, Inflater};
 use sfsim_models::nvme::SwizzleMode;
@@ -47,6 +47,8 @@ pub struct Sizes {
     pub libdeflate12: u64,
     pub zopfli: u64,
     pub bcpack: u64,
+    /// BCPack's fast profile (static rANS; docs/bcpack.md method 2).
+    pub bcpack_fast: u64,
     /// BCPack, then libdeflate-12 kept where it shrinks further (XBTC keeps the smaller).
     pub bcpack_deflate: u64,
 }
@@ -59,6 +61,7 @@ pub struct Speeds {
     /// Bare libdeflate on the same streams.
     pub libdeflate: f64,
     pub bcpack: f64,
+    pub bcpack_fast: f64,
     /// The format's shuffle (BC1 2+2+4; BC7 has none, so the Morton layout).
     pub swizzle: f64,
 }
@@ -124,6 +127,7 @@ pub fn measure(variant: Variant, tiles: &[Vec<u8>], zopfli_every: usize) -> anyh
         libdeflate12: u64,
         zopfli: Option<(u64, u64)>,
         bcpack: Vec<u8>,
+        bcpack_fast: Vec<u8>,
         bcpack_deflate: u64,
     }
     let per_tile: Vec<Tile> = tiles
@@ -136,8 +140,16 @@ pub fn measure(variant: Variant, tiles: &[Vec<u8>], zopfli_every: usize) -> anyh
                 (deflate(tile, Encoder::ZOPFLI).len() as u64, deflate(tile, Encoder::LIBDEFLATE_BEST).len() as u64)
             });
             let bcpack = bcpack::encode(mode, tile)?;
+            let bcpack_fast = bcpack::encode_with(mode, tile, mode.default_row_blocks(), Profile::Fast)?;
             let after = deflate(&bcpack, Encoder::LIBDEFLATE_BEST).len();
-            Ok(Tile { zlib9, libdeflate12, zopfli, bcpack_deflate: after.min(bcpack.len()) as u64, bcpack })
+            Ok(Tile {
+                zlib9,
+                libdeflate12,
+                zopfli,
+                bcpack_deflate: after.min(bcpack.len()) as u64,
+                bcpack,
+                bcpack_fast,
+            })
         })
         .collect::<anyhow::Result<_>>()?;
     let mut sizes = Sizes { bc: tiles.iter().map(|t| t.len() as u64).sum(), ..Sizes::default() };
@@ -146,6 +158,7 @@ pub fn measure(variant: Variant, tiles: &[Vec<u8>], zopfli_every: usize) -> anyh
         sizes.zlib9 += t.zlib9.len() as u64;
         sizes.libdeflate12 += t.libdeflate12;
         sizes.bcpack += t.bcpack.len() as u64;
+        sizes.bcpack_fast += t.bcpack_fast.len() as u64;
         sizes.bcpack_deflate += t.bcpack_deflate;
         if let Some((z, reference)) = t.zopfli {
             zopfli_part += z;
@@ -173,6 +186,11 @@ pub fn measure(variant: Variant, tiles: &[Vec<u8>], zopfli_every: usize) -> anyh
             bcpack::decode_into(&t.bcpack, &mut out).expect("own stream decodes");
         }
     });
+    let bcpack_fast_speed = time_mb_per_s(output_mb, || {
+        for t in &per_tile {
+            bcpack::decode_into(&t.bcpack_fast, &mut out).expect("own stream decodes");
+        }
+    });
     let shuffle = match variant.format.block_bytes() {
         8 => SwizzleMode::Bc1Shuffle,
         _ => SwizzleMode::LinearToMorton,
@@ -186,7 +204,13 @@ pub fn measure(variant: Variant, tiles: &[Vec<u8>], zopfli_every: usize) -> anyh
         variant,
         tiles: tiles.len(),
         sizes,
-        speeds: Speeds { zlib_stage, libdeflate: libdeflate_speed, bcpack: bcpack_speed, swizzle: swizzle_speed },
+        speeds: Speeds {
+            zlib_stage,
+            libdeflate: libdeflate_speed,
+            bcpack: bcpack_speed,
+            bcpack_fast: bcpack_fast_speed,
+            swizzle: swizzle_speed,
+        },
     })
 }
 
@@ -214,7 +238,7 @@ pub fn markdown(reports: &[VariantReport]) -> String {
     for r in reports {
         let z = r.sizes;
         s.push_str(&format!(
-            "| {} | {} | {:.1} % | {:.1} % | {:.1} % | {:.1} % | {:.1} % | {:.1} % |\n",
+            "| {} | {} | {:.1} % | {:.1} % | {:.1} % | {:.1} % | {:.1} % | {:.1} % | {:.1} % |\n",
             r.variant.name,
             r.tiles,
             r.percent(z.zlib9),
@@ -222,17 +246,18 @@ pub fn markdown(reports: &[VariantReport]) -> String {
             r.percent(z.zopfli),
             r.percent(z.bcpack),
             r.percent(z.bcpack_deflate),
-            r.bcpack_gain()
+            r.bcpack_gain(),
+            r.percent(z.bcpack_fast)
         ));
     }
     s.push_str("\nHost decode speed per stage on the same tiles, MB/s of output, one thread:\n\n");
-    s.push_str("| encoding | zlib stage | libdeflate | BCPack | swizzle |\n|---|---|---|---|---|\n");
+    s.push_str("| encoding | zlib stage | libdeflate | BCPack | BCPack fast | swizzle |\n|---|---|---|---|---|---|\n");
     for r in reports {
         let v = r.speeds;
         let swizzle = if r.variant.format.block_bytes() == 8 { "BC1 shuffle" } else { "Morton" };
         s.push_str(&format!(
-            "| {} | {:.0} | {:.0} | {:.0} | {:.0} ({swizzle}) |\n",
-            r.variant.name, v.zlib_stage, v.libdeflate, v.bcpack, v.swizzle
+            "| {} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} ({swizzle}) |\n",
+            r.variant.name, v.zlib_stage, v.libdeflate, v.bcpack, v.bcpack_fast, v.swizzle
         ));
     }
     s
