@@ -11,7 +11,7 @@ pub struct CodecReportArgs {
     #[arg(long, default_value = "scenarios/content/textures")]
     pub textures: PathBuf,
     /// BC7 encoder effort: fast, basic or slow.
-    #[arg(long, default_value = "basic", value_parser = parse_quality)]
+    #[arg(long, default_value = "basic", value_parser = str::parse::<Bc7Quality>)]
     pub quality: Bc7Quality,
     /// zopfli runs on every Nth tile (it is ~50× slower than libdeflate-12); 1 = all.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1000))]
@@ -19,15 +19,6 @@ pub struct CodecReportArgs {
     /// Also write the tables (Markdown) to this file.
     #[arg(long)]
     pub out: Option<PathBuf>,
-}
-
-fn parse_quality(s: &str) -> Result<Bc7Quality, String> {
-    match s {
-        "fast" => Ok(Bc7Quality::Fast),
-        "basic" => Ok(Bc7Quality::Basic),
-        "slow" => Ok(Bc7Quality::Slow),
-        _ => Err(format!("`{s}` is not a BC7 quality; expected fast, basic or slow")),
-    }
 }
 
 pub fn execute(args: CodecReportArgs) -> anyhow::Result<()> {

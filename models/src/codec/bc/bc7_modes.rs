@@ -33,6 +33,20 @@ pub enum Bc7Quality {
     Slow,
 }
 
+impl std::str::FromStr for Bc7Quality {
+    type Err = String;
+
+    /// `fast`, `basic` or `slow` (command lines and scenario files).
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "fast" => Ok(Bc7Quality::Fast),
+            "basic" => Ok(Bc7Quality::Basic),
+            "slow" => Ok(Bc7Quality::Slow),
+            _ => Err(format!("`{s}` is not a BC7 quality; expected fast, basic or slow")),
+        }
+    }
+}
+
 /// A set of BC7 modes the encoder may use: bit `m` set allows mode `m`. Only masks the ISPC
 /// encoder can search exactly can be built (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
