@@ -17,6 +17,7 @@ pub struct PathTotals {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Timing {
     pub mipgen: f64,
+    /// BC encode, plus the RDO pass when it runs.
     pub encode: f64,
     pub compress: f64,
     pub total: f64,
@@ -128,9 +129,10 @@ impl fmt::Display for Summary {
             }
             _ => writeln!(f, "blocks kept exactly as the DDS held them")?,
         }
+        let encode = if self.rdo_lambda.is_some() { "BC encode + RDO" } else { "BC encode" };
         write!(
             f,
-            "file {} B; mips {:.2} s, BC encode {:.2} s, compress {:.2} s, total {:.2} s",
+            "file {} B; mips {:.2} s, {encode} {:.2} s, compress {:.2} s, total {:.2} s",
             self.file_bytes, self.seconds.mipgen, self.seconds.encode, self.seconds.compress, self.seconds.total
         )
     }
