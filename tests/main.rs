@@ -5,6 +5,7 @@ mod camera;
 mod cli;
 mod codecs;
 mod common;
+mod content_tools;
 mod determinism;
 mod engine;
 mod feedback;

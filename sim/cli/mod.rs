@@ -1,12 +1,15 @@
-//! The command line: `sfsim run`, `sfsim sweep`.
+//! The command line: `sfsim run`, `sfsim sweep`, `sfsim pack` and the content tools.
 
 mod camera;
 mod codec_report;
+mod compare;
+mod export;
 mod frame;
 mod mdu;
 mod pack;
 mod run;
 mod sweep;
+mod view;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -36,9 +39,17 @@ enum Command {
     /// Compare the packer's codecs on real textures per 64 KiB tile (sizes as % of BC,
     /// decode MB/s per stage beside libdeflate).
     CodecReport(codec_report::CodecReportArgs),
-    /// Pack an image (PNG/JPEG/TGA) into a texture container: mips, BC encode, regions by
-    /// tile mode, each compressed the smallest of Deflate / BCPack / BCPack+Deflate / raw.
+    /// Pack an image (PNG/JPEG/TGA) or a BC-encoded DDS into a texture container: mips, BC
+    /// encode, optional RDO, regions by tile mode, each compressed the smallest of Deflate /
+    /// BCPack / BCPack+Deflate / raw.
     Pack(pack::PackArgs),
+    /// PSNR / RMSE per channel between two textures (container, DDS, PNG/JPEG/TGA) at one
+    /// mip: packed vs original, RDO vs plain.
+    Compare(compare::CompareArgs),
+    /// Write a PNG of one mip of a container (or DDS) to look at.
+    View(view::ViewArgs),
+    /// Export a container: one mip as PNG, or every mip as a DDS with the blocks as stored.
+    Export(export::ExportArgs),
 }
 
 /// Parses the command line and runs it; errors are printed, never panicked.
@@ -52,6 +63,9 @@ pub fn main() -> ExitCode {
         Command::Mdu(args) => mdu::execute(args),
         Command::CodecReport(args) => codec_report::execute(args),
         Command::Pack(args) => pack::execute(args),
+        Command::Compare(args) => compare::execute(args),
+        Command::View(args) => view::execute(args),
+        Command::Export(args) => export::execute(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,8 +1,8 @@
 //! The errors of reading a container and of packing one.
 
-use sfsim_models::codec::bc::BcError;
+use sfsim_models::codec::bc::{BcError, RdoError};
 use sfsim_models::mdu::MduError;
-use sfsim_models::texture::{RegionError, TextureError};
+use sfsim_models::texture::{BcFormat, DdsError, RegionError, TextureError};
 
 /// A container that cannot be read, or a stream of it that does not decode. Every variant
 /// names the file; field errors name the field, the value found and the range expected.
@@ -47,6 +47,19 @@ pub enum PackError {
     Mipgen(#[from] super::super::mipgen::MipgenError),
     #[error("cannot BC-encode: {0}")]
     Encode(#[from] BcError),
+    #[error("cannot RDO: {0}")]
+    Rdo(#[from] RdoError),
+    #[error("{file}: not a readable DDS: {source}")]
+    Dds { file: String, source: DdsError },
+    #[error("DDS format {format:?} is not one the packer takes; expected BC1, BC3, BC4, BC5 or BC7")]
+    DdsFormat { format: BcFormat },
+    #[error(
+        "DDS mip count (dwMipMapCount) is {found}; expected the full chain of {expected} mips of a \
+         {width}x{height} texture (the packer uses a DDS's own mips and makes none from blocks)"
+    )]
+    DdsMipCount { found: u32, expected: u32, width: u32, height: u32 },
+    #[error("mip {level} holds {found} B of blocks; expected {expected} B")]
+    MipLength { level: u32, expected: u64, found: u64 },
     #[error("{option} {value} is not allowed here; expected {expected}")]
     Option { option: &'static str, value: String, expected: &'static str },
     #[error("stream {index} ({bytes} B): BCPack cannot encode it: {source}")]

@@ -1,15 +1,44 @@
-//! Reading the image to pack: PNG, JPEG or TGA (detected from the bytes, not the name), to
-//! RGBA8.
+//! Reading the input to pack: PNG, JPEG or TGA (detected from the bytes, not the name), to
+//! RGBA8; or a BC-encoded DDS, whose blocks are kept ([`load_input`]).
 
 use super::error::PackError;
 use crate::content::mipgen::Image;
+use sfsim_models::texture::DdsImage;
 use std::path::Path;
+
+/// What `sfsim pack` was given.
+#[derive(Debug, Clone)]
+pub enum Input {
+    /// Texels to mip, encode (and maybe RDO).
+    Image(Image),
+    /// Blocks to pack as they are.
+    Dds(DdsImage),
+}
+
+/// `"DDS "`: the only way to tell a DDS, as TGA has no magic either.
+const DDS_MAGIC: &[u8; 4] = b"DDS ";
+
+/// Loads `path` as a DDS when its bytes start with the DDS magic, else as an image
+/// ([`load_image`]). Errors name the file.
+pub fn load_input(path: &Path) -> Result<Input, PackError> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| PackError::Read { file: file.clone(), source })?;
+    if bytes.starts_with(DDS_MAGIC) {
+        return DdsImage::read(&bytes).map(Input::Dds).map_err(|source| PackError::Dds { file, source });
+    }
+    load_image_bytes(path, bytes).map(Input::Image)
+}
 
 /// Loads `path` as RGBA8. Errors name the file: missing/unreadable, or not an image the
 /// packer reads.
 pub fn load_image(path: &Path) -> Result<Image, PackError> {
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|source| PackError::Read { file: file.clone(), source })?;
+    load_image_bytes(path, bytes)
+}
+
+fn load_image_bytes(path: &Path, bytes: Vec<u8>) -> Result<Image, PackError> {
+    let file = path.display().to_string();
     let reader = image::ImageReader::new(std::io::Cursor::new(bytes))
         .with_guessed_format()
         .map_err(|e| PackError::Image { file: file.clone(), reason: e.to_string() })?;

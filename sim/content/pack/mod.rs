@@ -15,6 +15,9 @@
 //! [`Container::decode_stream`] decodes it and checks its FNV-1a hash, so a tile that arrives
 //! corrupted is detected. Nothing panics on a hostile file.
 //!
+//! Inspecting ([`TextureFile`], [`compare`], [`export_dds`]): any container, DDS or image as
+//! RGBA8 mips, PSNR/RMSE between two of them, a container back out as a DDS.
+//!
 //! ```no_run
 //! use sfsim::content::pack::{load_image, pack, Container, PackOptions};
 //! use sfsim_models::texture::BcFormat;
@@ -30,6 +33,7 @@ mod error;
 mod format;
 mod hash;
 mod input;
+mod inspect;
 mod packer;
 mod reader;
 mod summary;
@@ -40,7 +44,8 @@ pub use compress::{compress, CodecPath, Compressed};
 pub use error::{ContainerError, PackError};
 pub use format::{Header, StreamEntry, ENTRY_BYTES, HEADER_BYTES, MAGIC, VERSION};
 pub use hash::fnv1a64;
-pub use input::load_image;
-pub use packer::{encode_mips, layout_bytes, pack, PackOptions, PackedTexture};
+pub use input::{load_image, load_input, Input};
+pub use inspect::{compare, compare_channels, export_dds, ChannelError, Comparison, InspectError, TextureFile};
+pub use packer::{encode_mips, layout_bytes, pack, pack_dds, rdo_mips, PackOptions, PackedTexture};
 pub use reader::{Container, Stream};
 pub use summary::{PathTotals, Summary, Timing};

@@ -1,5 +1,6 @@
-//! Packing one image: mips → BC encode → layout → regions → each region compressed three
-//! ways in parallel → one container.
+//! Packing one image: mips → BC encode → optional RDO → layout → regions → each region
+//! compressed three ways in parallel → one container. A BC-encoded DDS skips straight to the
+//! layout with its own blocks ([`pack_dds`]).
 
 use super::compress::{compress, CodecPath};
 use super::error::PackError;
@@ -8,14 +9,16 @@ use super::hash::fnv1a64;
 use super::summary::{PathTotals, Summary, Timing};
 use crate::content::mipgen::{mip_chain, ColorSpace, Image};
 use rayon::prelude::*;
-use sfsim_models::codec::bc::{encode_surface, surface_to_tiles, EncodeSettings};
+use sfsim_models::codec::bc::{
+    decode_surface, encode_surface, format_channels, psnr, rdo, surface_to_tiles, EncodeSettings, RdoSettings,
+};
 use sfsim_models::codec::zlib::Encoder;
 use sfsim_models::mdu::decode;
-use sfsim_models::texture::{BcFormat, MipLayout, PackRegions, TextureDesc, TileMode, BLOCK_DIM};
+use sfsim_models::texture::{BcFormat, DdsImage, MipLayout, PackRegions, TextureDesc, TileMode, BLOCK_DIM};
 use std::time::Instant;
 
 /// Everything `sfsim pack` lets you choose.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PackOptions {
     pub format: BcFormat,
     pub tile_mode: TileMode,
@@ -25,6 +28,9 @@ pub struct PackOptions {
     pub deflate: Encoder,
     pub encode: EncodeSettings,
     pub color: ColorSpace,
+    /// The RDO post-pass (`--rdo-lambda`), BC1/BC3/BC4/BC5 only; `None` keeps the encoder's
+    /// blocks.
+    pub rdo: Option<RdoSettings>,
 }
 
 impl PackOptions {
@@ -42,6 +48,7 @@ impl PackOptions {
             deflate: Encoder::LIBDEFLATE_BEST,
             encode: EncodeSettings::default(),
             color,
+            rdo: None,
         }
     }
 }
@@ -86,6 +93,47 @@ pub fn encode_mips(chain: &[Image], format: BcFormat, settings: &EncodeSettings)
     Ok(mips)
 }
 
+/// Runs RDO over every mip of `mips` (blocks of `chain`, as [`encode_mips`] made them).
+/// Mips are cut into bands of whole 64 KiB tile rows: RDO only copies from earlier blocks of
+/// the same tile, so the bands come out exactly as a whole-mip pass would, on every core.
+pub fn rdo_mips(
+    chain: &[Image],
+    mips: &[Vec<u8>],
+    format: BcFormat,
+    settings: &RdoSettings,
+) -> Result<Vec<Vec<u8>>, PackError> {
+    let band_rows = format.tile_texels().1;
+    let jobs: Vec<(usize, u32)> = chain
+        .iter()
+        .enumerate()
+        .flat_map(|(level, m)| (0..m.height.div_ceil(band_rows)).map(move |band| (level, band)))
+        .collect();
+    let bands: Vec<Vec<u8>> = jobs
+        .par_iter()
+        .map(|&(level, band)| {
+            let m = &chain[level];
+            let y0 = band * band_rows;
+            let rows = band_rows.min(m.height - y0);
+            let row_bytes = m.width as usize * 4;
+            let texels = &m.rgba[y0 as usize * row_bytes..(y0 + rows) as usize * row_bytes];
+            let block_row_bytes = format.surface_bytes(m.width, BLOCK_DIM) as usize;
+            let first = (y0 / BLOCK_DIM) as usize * block_row_bytes;
+            let len = format.surface_bytes(m.width, rows) as usize;
+            let blocks = mips[level].get(first..first + len).ok_or(PackError::MipLength {
+                level: level as u32,
+                expected: format.surface_bytes(m.width, m.height),
+                found: mips[level].len() as u64,
+            })?;
+            Ok(rdo(format, m.width, rows, texels, blocks, settings)?)
+        })
+        .collect::<Result<_, PackError>>()?;
+    let mut out = vec![Vec::new(); chain.len()];
+    for (&(level, _), band) in jobs.iter().zip(bands) {
+        out[level].extend_from_slice(&band);
+    }
+    Ok(out)
+}
+
 /// Lays the mips' blocks out as `regions` says: tiled mips as their 64 KiB tiles, linear
 /// mips as they are.
 pub fn layout_bytes(regions: &PackRegions, mips: &[Vec<u8>]) -> Result<Vec<u8>, PackError> {
@@ -108,13 +156,86 @@ pub fn layout_bytes(regions: &PackRegions, mips: &[Vec<u8>]) -> Result<Vec<u8>, 
 /// worker threads), for a progress bar.
 pub fn pack(image: &Image, options: &PackOptions, on_stream: &(dyn Fn() + Sync)) -> Result<PackedTexture, PackError> {
     let start = Instant::now();
-    let desc = TextureDesc::new(image.width, image.height, options.format, None)?;
-    let regions = PackRegions::new(&desc, options.tile_mode, options.mip_streams)?;
+    let format = options.format;
+    let desc = TextureDesc::new(image.width, image.height, format, None)?;
+    // Refuse a bad option before the expensive part.
+    PackRegions::new(&desc, options.tile_mode, options.mip_streams)?;
     let chain = mip_chain(image, options.color)?;
-    let mipgen_s = start.elapsed().as_secs_f64();
-    let mips = encode_mips(&chain, options.format, &options.encode)?;
-    let layout = layout_bytes(&regions, &mips)?;
-    let encode_s = start.elapsed().as_secs_f64() - mipgen_s;
+    let mipgen = start.elapsed().as_secs_f64();
+    let mut mips = encode_mips(&chain, format, &options.encode)?;
+    if let Some(settings) = &options.rdo {
+        mips = rdo_mips(&chain, &mips, format, settings)?;
+    }
+    let decoded = decode_surface(format, image.width, image.height, &mips[0])?;
+    let quality = psnr(&image.rgba, &decoded, format_channels(format))?;
+    let encode = start.elapsed().as_secs_f64() - mipgen;
+    let mut packed = pack_blocks(&desc, &mips, options, options.color == ColorSpace::Srgb, on_stream)?;
+    packed.summary.psnr = Some(quality);
+    packed.summary.psnr_channels = Some(format_channels(format));
+    let s = &mut packed.summary.seconds;
+    s.mipgen = mipgen;
+    s.encode = encode;
+    s.total = start.elapsed().as_secs_f64();
+    s.compress = s.total - mipgen - encode;
+    Ok(packed)
+}
+
+/// Packs a BC-encoded DDS with its blocks exactly as they are. The DDS must hold the full
+/// mip chain down to 1x1 (the packer makes no mips from blocks) in a format the packer takes;
+/// `options.format` is ignored for the DDS's own, `options.encode`, `options.color` and
+/// `options.rdo` do not apply (RDO needs the original texels, which a DDS does not have), and
+/// sRGB comes from the DDS's DXGI format.
+pub fn pack_dds(
+    dds: &DdsImage,
+    options: &PackOptions,
+    on_stream: &(dyn Fn() + Sync),
+) -> Result<PackedTexture, PackError> {
+    let start = Instant::now();
+    if !matches!(dds.format, BcFormat::Bc1 | BcFormat::Bc3 | BcFormat::Bc4 | BcFormat::Bc5 | BcFormat::Bc7) {
+        return Err(PackError::DdsFormat { format: dds.format });
+    }
+    if options.rdo.is_some() {
+        return Err(PackError::Option {
+            option: "--rdo-lambda",
+            value: "on a BC-encoded DDS".to_string(),
+            expected: "an image input (RDO needs the original texels, which a DDS does not hold)",
+        });
+    }
+    let desc = TextureDesc::new(dds.width, dds.height, dds.format, None)?;
+    if dds.mip_count != desc.mip_levels || dds.mips.len() != desc.mip_levels as usize {
+        return Err(PackError::DdsMipCount {
+            found: dds.mip_count,
+            expected: desc.mip_levels,
+            width: dds.width,
+            height: dds.height,
+        });
+    }
+    let options = PackOptions { format: dds.format, rdo: None, ..*options };
+    let mut packed = pack_blocks(&desc, &dds.mips, &options, dds.srgb, on_stream)?;
+    packed.summary.source = "dds".to_string();
+    packed.summary.bc7modes = None;
+    packed.summary.seconds.total = start.elapsed().as_secs_f64();
+    packed.summary.seconds.compress = packed.summary.seconds.total;
+    Ok(packed)
+}
+
+/// Everything after the blocks exist: layout, regions, compression, the container.
+fn pack_blocks(
+    desc: &TextureDesc,
+    mips: &[Vec<u8>],
+    options: &PackOptions,
+    srgb: bool,
+    on_stream: &(dyn Fn() + Sync),
+) -> Result<PackedTexture, PackError> {
+    let start = Instant::now();
+    let regions = PackRegions::new(desc, options.tile_mode, options.mip_streams)?;
+    for (level, (m, blocks)) in regions.mips.iter().zip(mips).enumerate() {
+        let expected = desc.format.surface_bytes(m.width, m.height);
+        if blocks.len() as u64 != expected {
+            return Err(PackError::MipLength { level: level as u32, expected, found: blocks.len() as u64 });
+        }
+    }
+    let layout = layout_bytes(&regions, mips)?;
 
     let compressed: Vec<(StreamEntry, Vec<u8>)> = regions
         .regions
@@ -158,18 +279,18 @@ pub fn pack(image: &Image, options: &PackOptions, on_stream: &(dyn Fn() + Sync))
     let (mut entries, streams): (Vec<StreamEntry>, Vec<Vec<u8>>) = compressed.into_iter().unzip();
     let data_bytes = format::place_streams(&mut entries);
     let header = Header {
-        desc,
+        desc: *desc,
         tile_mode: options.tile_mode,
         mip_streams: regions.mip_streams,
-        srgb: options.color == ColorSpace::Srgb,
+        srgb,
         stream_count: entries.len() as u32,
         data_offset: format::data_offset(entries.len()),
         data_bytes,
         layout_bytes: regions.total_bytes(),
     };
     let container = format::write(&header, &entries, &streams);
-    let total_s = start.elapsed().as_secs_f64();
-    let timing = Timing { mipgen: mipgen_s, encode: encode_s, compress: total_s - mipgen_s - encode_s, total: total_s };
+    let total = start.elapsed().as_secs_f64();
+    let timing = Timing { mipgen: 0.0, encode: 0.0, compress: total, total };
     let summary = summarize(&header, options, &entries, container.len() as u64, timing);
     Ok(PackedTexture { container, layout, summary })
 }
@@ -195,6 +316,7 @@ fn summarize(
     let compressed: u64 = entries.iter().map(|e| u64::from(e.compressed_size)).sum();
     Summary {
         input: String::new(),
+        source: "image".to_string(),
         output: String::new(),
         format: format!("{:?}", header.desc.format).to_ascii_lowercase(),
         srgb: header.srgb,
@@ -205,6 +327,9 @@ fn summarize(
         mipstreams: header.mip_streams,
         bc7modes: options.encode.bc7_modes.map(|m| format!("{:#04x}", m.mask())),
         deflate: options.deflate.to_string(),
+        rdo_lambda: options.rdo.map(|r| r.lambda),
+        psnr: None,
+        psnr_channels: None,
         streams: entries.len(),
         resident_streams: entries.iter().filter(|e| e.resident).count(),
         uncompressed_bytes: uncompressed,

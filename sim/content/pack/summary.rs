@@ -17,6 +17,7 @@ pub struct PathTotals {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Timing {
     pub mipgen: f64,
+    /// BC encode, plus the RDO pass when it runs.
     pub encode: f64,
     pub compress: f64,
     pub total: f64,
@@ -26,6 +27,8 @@ pub struct Timing {
 pub struct Summary {
     pub input: String,
     pub output: String,
+    /// `image` (encoded here) or `dds` (blocks kept as the DDS had them).
+    pub source: String,
     /// `bc1` .. `bc7`.
     pub format: String,
     pub srgb: bool,
@@ -36,6 +39,12 @@ pub struct Summary {
     pub mipstreams: u32,
     pub bc7modes: Option<String>,
     pub deflate: String,
+    /// `--rdo-lambda`, when the RDO pass ran.
+    pub rdo_lambda: Option<f32>,
+    /// PSNR (dB) of the packed mip 0 against the input image over `psnr_channels` channels
+    /// (`null` for a DDS input, which has no original; infinite — also `null` — when exact).
+    pub psnr: Option<f64>,
+    pub psnr_channels: Option<usize>,
     /// Stream count (streamable + resident).
     pub streams: usize,
     pub resident_streams: usize,
@@ -113,9 +122,17 @@ impl fmt::Display for Summary {
             total.compressed_bytes,
             ratio(total)
         )?;
+        match (self.psnr, self.psnr_channels) {
+            (Some(psnr), Some(channels)) => {
+                let rdo = self.rdo_lambda.map_or(String::new(), |l| format!(", RDO λ = {l}"));
+                writeln!(f, "PSNR of mip 0 vs the input: {psnr:.2} dB over {} channels{rdo}", channels)?
+            }
+            _ => writeln!(f, "blocks kept exactly as the DDS held them")?,
+        }
+        let encode = if self.rdo_lambda.is_some() { "BC encode + RDO" } else { "BC encode" };
         write!(
             f,
-            "file {} B; mips {:.2} s, BC encode {:.2} s, compress {:.2} s, total {:.2} s",
+            "file {} B; mips {:.2} s, {encode} {:.2} s, compress {:.2} s, total {:.2} s",
             self.file_bytes, self.seconds.mipgen, self.seconds.encode, self.seconds.compress, self.seconds.total
         )
     }

@@ -199,3 +199,94 @@ proptest! {
         }
     }
 }
+
+/// Banding RDO by 64 KiB tile rows gives exactly the whole-mip pass (3 bands of BC1 here).
+#[test]
+fn rdo_bands_equal_the_whole_mip_pass() {
+    use sfsim_models::codec::bc::{rdo, RdoSettings};
+    let image = test_image(40, 600);
+    let chain = vec![image.clone()];
+    let mips = encode_mips(&chain, BcFormat::Bc1, &EncodeSettings::default()).unwrap();
+    let settings = RdoSettings { lambda: 60.0, ..Default::default() };
+    let banded = rdo_mips(&chain, &mips, BcFormat::Bc1, &settings).unwrap();
+    let whole = rdo(BcFormat::Bc1, 40, 600, &image.rgba, &mips[0], &settings).unwrap();
+    assert_eq!(banded[0], whole);
+    assert_ne!(whole, mips[0], "λ = 60 changes some blocks of this image");
+}
+
+#[test]
+fn pack_with_rdo_reports_psnr_and_shrinks() {
+    let image = test_image(256, 256);
+    let plain = pack(&image, &fast(BcFormat::Bc1), &|| {}).unwrap();
+    let options = PackOptions { rdo: Some(sfsim_models::codec::bc::RdoSettings::default()), ..fast(BcFormat::Bc1) };
+    let rdo = pack(&image, &options, &|| {}).unwrap();
+    let (p, r) = (plain.summary.psnr.unwrap(), rdo.summary.psnr.unwrap());
+    assert!(p > 30.0 && r > p - 2.0, "{p} → {r} dB");
+    assert!(rdo.summary.compressed_bytes < plain.summary.compressed_bytes);
+    assert_eq!(rdo.summary.rdo_lambda, Some(40.0));
+    assert!(rdo.summary.to_string().contains("RDO λ = 40"));
+    let c = Container::from_bytes(rdo.container).unwrap();
+    assert_eq!(c.decode_layout().unwrap(), rdo.layout);
+}
+
+#[test]
+fn rdo_is_refused_for_bc7_and_dds() {
+    let options = PackOptions { rdo: Some(sfsim_models::codec::bc::RdoSettings::default()), ..fast(BcFormat::Bc7) };
+    let e = pack(&test_image(64, 64), &options, &|| {}).unwrap_err().to_string();
+    assert!(e.contains("RDO does not support Bc7"), "{e}");
+    let dds = sfsim_models::texture::DdsImage {
+        format: BcFormat::Bc1,
+        width: 4,
+        height: 4,
+        mip_count: 3,
+        srgb: false,
+        mips: vec![vec![0; 8]; 3],
+    };
+    let options = PackOptions { rdo: Some(sfsim_models::codec::bc::RdoSettings::default()), ..fast(BcFormat::Bc1) };
+    let e = pack_dds(&dds, &options, &|| {}).unwrap_err().to_string();
+    assert!(e.contains("--rdo-lambda") && e.contains("original texels"), "{e}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Any bytes are valid BC blocks: a DDS of random blocks packs, and every mip decodes
+    /// back bit-exactly; exporting gives the same DDS back.
+    #[test]
+    fn dds_blocks_round_trip(
+        format in prop_oneof![Just(BcFormat::Bc1), Just(BcFormat::Bc3), Just(BcFormat::Bc4), Just(BcFormat::Bc5),
+            Just(BcFormat::Bc7)],
+        width in 1u32..300,
+        height in 1u32..200,
+        seed in any::<u64>(),
+        mode in prop_oneof![Just(TileMode::Sfs), Just(TileMode::Tile64k), Just(TileMode::Mip)],
+    ) {
+        let levels = u32::BITS - width.max(height).leading_zeros();
+        let mut state = seed | 1;
+        let mips: Vec<Vec<u8>> = (0..levels)
+            .map(|l| {
+                let bytes = format.surface_bytes((width >> l).max(1), (height >> l).max(1)) as usize;
+                (0..bytes).map(|_| { state ^= state << 13; state ^= state >> 7; state ^= state << 17; state as u8 }).collect()
+            })
+            .collect();
+        let dds = sfsim_models::texture::DdsImage { format, width, height, mip_count: levels, srgb: false, mips };
+        let options = PackOptions { tile_mode: mode, ..fast(format) };
+        let packed = pack_dds(&dds, &options, &|| {}).unwrap();
+        let c = Container::from_bytes(packed.container).unwrap();
+        for (level, blocks) in dds.mips.iter().enumerate() {
+            prop_assert_eq!(&c.mip_blocks(level as u32).unwrap(), blocks);
+        }
+        prop_assert_eq!(export_dds(&c).unwrap(), dds.write().unwrap());
+    }
+
+    /// A DDS with a random (wrong) mip count or mip sizes is refused, never a panic.
+    #[test]
+    fn dds_with_bad_mips_is_refused(count in 0u32..12, short in 0usize..3) {
+        let (w, h) = (64u32, 64u32);
+        let mips: Vec<Vec<u8>> =
+            (0..count).map(|l| vec![0; (BcFormat::Bc1.surface_bytes((w >> l).max(1), (h >> l).max(1)) as usize).saturating_sub(short)]).collect();
+        let dds = sfsim_models::texture::DdsImage { format: BcFormat::Bc1, width: w, height: h, mip_count: count, srgb: false, mips };
+        let result = pack_dds(&dds, &fast(BcFormat::Bc1), &|| {});
+        prop_assert_eq!(result.is_ok(), count == 7 && short == 0);
+    }
+}

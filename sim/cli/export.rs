@@ -1,0 +1,62 @@
+//! `sfsim export CONTAINER -o OUT.png|OUT.dds`: one mip decoded to PNG (the texels exactly as
+//! the BC decoder gives them), or every mip as a DDS whose blocks are the container's as
+//! stored — a file DirectXTex, GPU drivers and image viewers read.
+
+use crate::content::mipgen::{ColorSpace, Image};
+use crate::content::pack::{export_dds, TextureFile};
+use anyhow::{bail, Context};
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args)]
+pub struct ExportArgs {
+    /// The container to export.
+    pub input: PathBuf,
+    /// OUT.png (one mip) or OUT.dds (every mip); the extension decides.
+    #[arg(short, long, value_name = "OUT.png|OUT.dds")]
+    pub output: PathBuf,
+    /// The mip for PNG output (a DDS always holds every mip).
+    #[arg(long, value_name = "N")]
+    pub mip: Option<u32>,
+}
+
+pub fn execute(args: ExportArgs) -> anyhow::Result<()> {
+    let file = TextureFile::open(&args.input)?;
+    let Some(container) = file.container() else {
+        bail!("{}: not a container; expected a file `sfsim pack` wrote", file.name());
+    };
+    let extension = args.output.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    match extension.as_deref() {
+        Some("png") => {
+            let level = args.mip.unwrap_or(0);
+            let mip = file.mip_rgba(level, ColorSpace::Srgb)?;
+            write_png(&args.output, &mip)?;
+            println!("{} mip {level} ({}x{}) → {}", file.name(), mip.width, mip.height, args.output.display());
+        }
+        Some("dds") => {
+            if let Some(level) = args.mip {
+                bail!("--mip {level} applies to PNG output only; a DDS holds every mip");
+            }
+            let bytes = export_dds(container)?;
+            std::fs::write(&args.output, &bytes).with_context(|| format!("cannot write {}", args.output.display()))?;
+            let desc = container.header().desc;
+            println!(
+                "{} → {}: {}x{} {:?}, {} mips, {} B",
+                file.name(),
+                args.output.display(),
+                desc.width,
+                desc.height,
+                desc.format,
+                desc.mip_levels,
+                bytes.len()
+            );
+        }
+        _ => bail!("{}: the output's extension is not known; expected .png or .dds", args.output.display()),
+    }
+    Ok(())
+}
+
+/// Writes RGBA8 texels as a PNG, naming the file on error.
+pub fn write_png(path: &Path, image: &Image) -> anyhow::Result<()> {
+    image::save_buffer(path, &image.rgba, image.width, image.height, image::ExtendedColorType::Rgba8)
+        .with_context(|| format!("cannot write {}", path.display()))
+}
