@@ -37,7 +37,7 @@ pub struct PackArgs {
     #[arg(long, value_name = "0xNN", value_parser = parse_modes)]
     pub bc7modes: Option<Bc7Modes>,
     /// BC7 encoder effort: fast, basic or slow.
-    #[arg(long, value_name = "fast|basic|slow", default_value = "basic", value_parser = parse_quality)]
+    #[arg(long, value_name = "fast|basic|slow", default_value = "basic", value_parser = str::parse::<Bc7Quality>)]
     pub bc7quality: Bc7Quality,
     /// Colour channels are sRGB: mips are filtered in linear light (default for bc1/bc3/bc7).
     #[arg(long, conflicts_with = "linear")]
@@ -74,15 +74,6 @@ fn parse_modes(s: &str) -> Result<Bc7Modes, String> {
     let mask = u8::from_str_radix(digits, 16)
         .map_err(|_| format!("`{s}` is not a BC7 mode mask; expected a hex byte 0x01..0xff, e.g. 0x80 = mode 7"))?;
     Bc7Modes::new(mask).map_err(|e| e.to_string())
-}
-
-fn parse_quality(s: &str) -> Result<Bc7Quality, String> {
-    match s {
-        "fast" => Ok(Bc7Quality::Fast),
-        "basic" => Ok(Bc7Quality::Basic),
-        "slow" => Ok(Bc7Quality::Slow),
-        _ => Err(format!("`{s}` is not a BC7 quality; expected fast, basic or slow")),
-    }
 }
 
 pub fn execute(args: PackArgs) -> anyhow::Result<()> {
