@@ -78,3 +78,15 @@ fn codec_report_ranks_the_methods_on_a_real_texture() {
         assert!(r.speeds.zlib_stage > 0.0 && r.speeds.bcpack > 0.0);
     }
 }
+
+/// Deflate improves with stream size, and BCPack+Deflate on 64 KiB tiles still beats
+/// Deflate on the whole mip (the shape XBTC publishes).
+#[test]
+fn bigger_streams_deflate_better_but_bcpack_tiles_beat_them() {
+    let file = repo("scenarios/content/textures/ldr-rgba-diffuse.png");
+    let variant = standard_variants(Bc7Quality::Fast)[0];
+    let curve = sfsim::content::codec_report::stream_size_curve(&file, &variant, &[64 << 10, 512 << 10]).unwrap();
+    let (small, whole) = (curve[0], curve[1]);
+    assert!(whole.1 < small.1, "Deflate on 512 KiB streams {:.2} % vs 64 KiB {:.2} %", whole.1, small.1);
+    assert!(small.2 < whole.1, "BCPack+Deflate on 64 KiB {:.2} % vs Deflate on 512 KiB {:.2} %", small.2, whole.1);
+}

@@ -1,6 +1,6 @@
 //! `sfsim codec-report`: the codec table on real textures (see `content::codec_report`).
 
-use crate::content::codec_report::{markdown, measure, standard_variants, texture_files, tiles_of};
+use crate::content::codec_report::{markdown, measure, standard_variants, stream_size_curve, texture_files, tiles_of};
 use anyhow::Context;
 use sfsim_models::codec::bc::Bc7Quality;
 use std::path::PathBuf;
@@ -30,7 +30,20 @@ pub fn execute(args: CodecReportArgs) -> anyhow::Result<()> {
         let tiles = tiles_of(&files, &variant)?;
         reports.push(measure(variant, &tiles, args.zopfli_every as usize)?);
     }
-    let table = markdown(&reports);
+    let mut table = markdown(&reports);
+    let largest = files.iter().max_by_key(|f| std::fs::metadata(f).map(|m| m.len()).unwrap_or(0)).expect("files");
+    table.push_str(&format!(
+        "\nStream size vs compressed size, {} mip 0 in linear block rows (% of BC size):\n\n",
+        largest.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    ));
+    let sizes: Vec<usize> = (0..7).map(|k| (64 << 10) << k).collect();
+    table.push_str("| encoding | stream | libdeflate-12 | BCPack+Deflate |\n|---|---|---|---|\n");
+    for variant in standard_variants(args.quality).iter().take(2) {
+        eprintln!("{}: stream-size curve…", variant.name);
+        for (size, d, b) in stream_size_curve(largest, variant, &sizes)? {
+            table.push_str(&format!("| {} | {} KiB | {d:.1} % | {b:.1} % |\n", variant.name, size >> 10));
+        }
+    }
     println!("{table}");
     println!(
         "zopfli sizes are measured on every {}th tile and scaled by its ratio to libdeflate-12 on those tiles.",

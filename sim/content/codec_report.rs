@@ -214,6 +214,42 @@ pub fn measure(variant: Variant, tiles: &[Vec<u8>], zopfli_every: usize) -> anyh
     })
 }
 
+/// Compressed size of a texture's mip 0 cut into streams of `stream_bytes` (linear block
+/// rows, as `tile64k`/`mip` regions store it), as % of the BC size: (libdeflate-12 only,
+/// BCPack then libdeflate-12 with the smaller kept per stream).
+pub fn stream_size_point(blocks: &[u8], row_blocks: u32, variant: &Variant, stream_bytes: usize) -> (f64, f64) {
+    let mode = BcpackMode::from_format(variant.format);
+    let (deflate_only, with_bcpack): (u64, u64) = blocks
+        .par_chunks(stream_bytes)
+        .map(|chunk| {
+            let d = deflate(chunk, Encoder::LIBDEFLATE_BEST).len() as u64;
+            let b = bcpack::encode_with_row(mode, chunk, row_blocks)
+                .map_or(chunk.len(), |p| p.len().min(deflate(&p, Encoder::LIBDEFLATE_BEST).len()))
+                as u64;
+            (d, b)
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    let total = blocks.len().max(1) as f64;
+    (100.0 * deflate_only as f64 / total, 100.0 * with_bcpack as f64 / total)
+}
+
+/// The stream-size curve of one texture: BC-encode its mip 0 as `variant`, then
+/// [`stream_size_point`] for each size.
+pub fn stream_size_curve(file: &Path, variant: &Variant, sizes: &[usize]) -> anyhow::Result<Vec<(usize, f64, f64)>> {
+    let image = image::open(file).with_context(|| format!("{}: not a readable image", file.display()))?.to_rgba8();
+    let (w, h) = image.dimensions();
+    let blocks = encode_surface(variant.format, w, h, image.as_raw(), &variant.settings)
+        .with_context(|| format!("{}: cannot encode as {}", file.display(), variant.name))?;
+    let row_blocks = w.div_ceil(4);
+    Ok(sizes
+        .iter()
+        .map(|&size| {
+            let (d, b) = stream_size_point(&blocks, row_blocks, variant, size);
+            (size, d, b)
+        })
+        .collect())
+}
+
 /// Median of three timed passes of `pass`, as MB/s of `output_mb`.
 fn time_mb_per_s(output_mb: f64, mut pass: impl FnMut()) -> f64 {
     let mut times: Vec<f64> = (0..3)
