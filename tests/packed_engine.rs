@@ -18,12 +18,7 @@ fn image(seed: u32) -> Image {
     for y in 0..h {
         for x in 0..w {
             let n = (x.wrapping_mul(2654435761) ^ y.wrapping_mul(40503) ^ seed).wrapping_mul(2246822519) >> 28;
-            rgba.extend_from_slice(&[
-                (x / 2) as u8 ^ (n as u8),
-                (y / 2) as u8,
-                ((x + y + seed) / 4) as u8,
-                255,
-            ]);
+            rgba.extend_from_slice(&[(x / 2) as u8 ^ (n as u8), (y / 2) as u8, ((x + y + seed) / 4) as u8, 255]);
         }
     }
     Image { width: w, height: h, rgba }
@@ -31,9 +26,11 @@ fn image(seed: u32) -> Image {
 
 /// Writes diffuse (BC1), normal (BC5) and specular (BC1) containers into `dir`.
 fn write_containers(dir: &Path) {
-    for (name, format, seed) in
-        [("diffuse.sfstex", BcFormat::Bc1, 1), ("normal.sfstex", BcFormat::Bc5, 2), ("specular.sfstex", BcFormat::Bc1, 3)]
-    {
+    for (name, format, seed) in [
+        ("diffuse.sfstex", BcFormat::Bc1, 1),
+        ("normal.sfstex", BcFormat::Bc5, 2),
+        ("specular.sfstex", BcFormat::Bc1, 3),
+    ] {
         let packed = pack(&image(seed), &PackOptions::new(format), &|| {}).unwrap();
         std::fs::write(dir.join(name), packed.container).unwrap();
     }
@@ -91,13 +88,13 @@ fn nvme_bytes_are_the_containers_stream_sizes() {
     let ContentConfig::Packed(p) = &cfg.content else { unreachable!() };
     let scene = sfsim::scene::Scene::build(&cfg.scene).unwrap();
     let content = PackedContent::open(p, dir.path(), &scene.textures).unwrap();
-    let size = |r: &&sfsim::engine::TileRecord| {
+    let size = |r: &sfsim::engine::TileRecord| {
         let t = r.tile.texture;
         content.stream(t, scene.textures[t as usize].format, o.engine.tile_coord(r.tile)).compressed.0
     };
     // Bytes of loads whose read finished ≤ bytes the drive moved ≤ bytes of every submitted load.
-    let read: u64 = o.engine.records.iter().filter(|r| r.read.is_some()).map(size).sum();
-    let submitted: u64 = o.engine.records.iter().filter(|r| r.submitted.is_some()).map(size).sum();
+    let read: u64 = o.engine.records.iter().filter(|r| r.read.is_some()).map(&size).sum();
+    let submitted: u64 = o.engine.records.iter().filter(|r| r.submitted.is_some()).map(&size).sum();
     let nvme: u64 = o.transfers.iter().map(|t| t.bytes).sum::<u64>() - o.engine.tail_bytes;
     assert!(read > 0 && read <= nvme && nvme <= submitted, "{read} ≤ {nvme} ≤ {submitted}");
     assert_eq!(stat(&o.stats, "engine.loads"), o.engine.total_loads as f64);
@@ -128,10 +125,11 @@ fn a_corrupted_stream_is_reported_as_mismatches_not_a_failure() {
 fn missing_or_mismatched_containers_are_clear_errors() {
     let dir = tempfile::tempdir().unwrap();
     write_containers(dir.path());
-    let e = run(&scenario(dir.path(), &["diffuse.sfstex", "gone.sfstex", "specular.sfstex"], "Sample")).unwrap_err();
+    let e = run(&scenario(dir.path(), &["diffuse.sfstex", "gone.sfstex", "specular.sfstex"], "Sample")).err().unwrap();
     assert!(e.contains("workload.content.containers[1]") && e.contains("gone.sfstex"), "{e}");
     // The normal textures are BC5; a BC1 container in their slot is refused.
-    let e = run(&scenario(dir.path(), &["diffuse.sfstex", "specular.sfstex", "specular.sfstex"], "Sample")).unwrap_err();
+    let e =
+        run(&scenario(dir.path(), &["diffuse.sfstex", "specular.sfstex", "specular.sfstex"], "Sample")).err().unwrap();
     assert!(e.contains("workload.content.containers[1]") && e.contains("Bc1") && e.contains("Bc5"), "{e}");
     let e = Scenario::from_text(
         r#"Scenario(name: "t", workload: Stream((content: Packed((containers: [])))))"#,

@@ -14,8 +14,8 @@ mod tiles;
 
 pub use config::{CpuCosts, EngineConfig, Eviction, FeedbackPolicy, LoadOrder};
 pub use content::{ContentConfig, ContentModel, SyntheticContent, TileStream};
-pub use packed::{PackedConfig, PackedContent, Verifier, Verify};
 pub use lifecycle::TileRecord;
+pub use packed::{PackedConfig, PackedContent, Verifier, Verify};
 pub use tiles::{Status, TileId};
 
 use crate::iopath::{Completed, IoPath};

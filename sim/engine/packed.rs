@@ -117,7 +117,9 @@ impl PackedContent {
             .containers
             .iter()
             .enumerate()
-            .map(|(i, path)| Container::open(&base_dir.join(path)).map_err(|e| ConfigError::new(field(i), e.to_string())))
+            .map(|(i, path)| {
+                Container::open(&base_dir.join(path)).map_err(|e| ConfigError::new(field(i), e.to_string()))
+            })
             .collect::<Result<Vec<_>, _>>()?;
         PackedContent::from_containers(cfg, containers, textures)
     }
@@ -187,7 +189,7 @@ impl PackedContent {
                     ^ (u64::from(tile.mip) << 32)
                     ^ (u64::from(tile.y) << 16)
                     ^ u64::from(tile.x);
-                mix(key) % u64::from(self.cfg.sample_every) == 0
+                mix(key).is_multiple_of(u64::from(self.cfg.sample_every))
             }
         }
     }
@@ -219,10 +221,14 @@ impl Source {
             }
         }
         if grid.is_empty() || grid.iter().any(|&(x, y)| x == 0 || y == 0) {
+            let h = container.header();
             return Err(format!(
-                "{} has no SFS tiles ({} tile mode); expected a container packed with --tilemode sfs",
+                "{} ({}×{}, {} tile mode) has no streamable 64 KiB tiles; expected one packed with --tilemode sfs \
+                 from an image at least one tile in size",
                 container.name(),
-                container.header().tile_mode
+                h.desc.width,
+                h.desc.height,
+                h.tile_mode
             ));
         }
         if container.file_bytes() >= 1 << 32 {
@@ -301,8 +307,9 @@ mod tests {
     use crate::content::pack::{pack, PackOptions};
 
     fn container(size: u32) -> Container {
-        let rgba = (0..size * size * 4).map(|i| ((i / 4) % 251 ^ (i / 4 / size) % 7) as u8).collect();
-        let packed = pack(&Image { width: size, height: size, rgba }, &PackOptions::new(BcFormat::Bc1), &|| {}).unwrap();
+        let rgba = (0..size * size * 4).map(|i| (((i / 4) % 251) ^ ((i / 4 / size) % 7)) as u8).collect();
+        let packed =
+            pack(&Image { width: size, height: size, rgba }, &PackOptions::new(BcFormat::Bc1), &|| {}).unwrap();
         Container::from_bytes(packed.container).unwrap()
     }
 
@@ -358,7 +365,7 @@ mod tests {
     fn a_container_of_another_format_is_refused_naming_both() {
         let desc = TextureDesc::new(4096, 4096, BcFormat::Bc7, None).unwrap();
         let cfg = PackedConfig { containers: vec!["a".into()], ..PackedConfig::default() };
-        let e = PackedContent::from_containers(&cfg, vec![container(256)], &[desc]).unwrap_err();
+        let e = PackedContent::from_containers(&cfg, vec![container(1024)], &[desc]).unwrap_err();
         assert_eq!(e.field, "content.containers[0]");
         assert!(e.message.contains("Bc1") && e.message.contains("Bc7"), "{e}");
     }

@@ -4,7 +4,8 @@
 
 use crate::camera::CameraSource;
 use crate::engine::{
-    Bottleneck, ContentConfig, ContentModel, Engine, EngineConfig, FrameReport, PackedContent, SyntheticContent, Verifier,
+    Bottleneck, ContentConfig, ContentModel, Engine, EngineConfig, FrameReport, PackedContent, SyntheticContent,
+    Verifier,
 };
 use crate::iopath::{Completed, IoPath};
 use crate::kernel::Kernel;
