@@ -13,4 +13,5 @@ mod feedback_rate;
 mod io_curves;
 mod io_scenarios;
 mod pack;
+mod packed_engine;
 mod scenario_errors;

@@ -85,6 +85,8 @@ pub fn execute(args: RunArgs) -> anyhow::Result<()> {
             "tile.latency.p95",
             "quality.lod_deficit.mean",
             "host.sim_speed",
+            "content.verified_tiles",
+            "content.hash_mismatches",
         ];
         for s in result.stats.iter().filter(|s| show.contains(&s.name.as_str())) {
             let value = s.value.map_or("n/a".to_string(), |v| format!("{v:.3}"));

@@ -1,7 +1,8 @@
 //! Where a tile's bytes come from: its compressed size and request options. Until packed
 //! containers exist, a seeded synthetic model of per-format compression ratios (SPEC §3:
-//! BC1 ≈ 2:1, BC7 ≈ 1.6:1). The engine only sees the [`ContentModel`] trait, so real
-//! containers plug in without touching it.
+//! BC1 ≈ 2:1, BC7 ≈ 1.6:1), or real containers ([`PackedContent`](super::PackedContent)).
+//! The engine only sees the [`ContentModel`] trait; a scenario picks one with
+//! `content: Synthetic((…))` or `content: Packed((containers: [...], verify: Sample))`.
 
 use serde::{Deserialize, Serialize};
 use sfsim_models::nvme::RequestOptions;
@@ -23,6 +24,38 @@ pub struct TileStream {
 
 pub trait ContentModel: Send + Sync {
     fn stream(&self, texture: u32, format: BcFormat, tile: TileCoord) -> TileStream;
+}
+
+/// Shared models: the stream workload keeps a handle on packed content to verify loads.
+impl<T: ContentModel + ?Sized> ContentModel for std::sync::Arc<T> {
+    fn stream(&self, texture: u32, format: BcFormat, tile: TileCoord) -> TileStream {
+        (**self).stream(texture, format, tile)
+    }
+}
+
+/// The scenario's `content`: a synthetic size model or real containers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum ContentConfig {
+    /// Seeded per-format compression ratios.
+    Synthetic(SyntheticContent),
+    /// Containers written by `sfsim pack` (see `engine::packed`).
+    Packed(super::packed::PackedConfig),
+}
+
+impl Default for ContentConfig {
+    fn default() -> Self {
+        ContentConfig::Synthetic(SyntheticContent::default())
+    }
+}
+
+impl ContentConfig {
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        match self {
+            ContentConfig::Synthetic(s) => s.validate(),
+            ContentConfig::Packed(p) => p.validate(),
+        }
+    }
 }
 
 /// Mean uncompressed ÷ compressed size per format, and the spread around it.
@@ -48,7 +81,7 @@ impl Default for SyntheticContent {
     }
 }
 
-fn mix(mut x: u64) -> u64 {
+pub(super) fn mix(mut x: u64) -> u64 {
     // splitmix64: a tile's size depends only on (seed, texture, tile), not on load order.
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -9,11 +9,13 @@ mod config;
 mod content;
 mod invariants;
 mod lifecycle;
+mod packed;
 mod tiles;
 
 pub use config::{CpuCosts, EngineConfig, Eviction, FeedbackPolicy, LoadOrder};
-pub use content::{ContentModel, SyntheticContent, TileStream};
+pub use content::{ContentConfig, ContentModel, SyntheticContent, TileStream};
 pub use lifecycle::TileRecord;
+pub use packed::{PackedConfig, PackedContent, Verifier, Verify};
 pub use tiles::{Status, TileId};
 
 use crate::iopath::{Completed, IoPath};
@@ -388,24 +390,25 @@ impl Engine {
         }
     }
 
-    /// A load's data reached the pool.
-    pub fn io_completed(&mut self, c: &Completed) {
+    /// A load's data reached the pool; returns the tiles it carried (none for a tail).
+    pub fn io_completed(&mut self, c: &Completed) -> Vec<TileId> {
         if c.tag >= TAIL_TAG {
             self.tails_pending -= 1;
             if self.tails_pending == 0 {
                 self.tails_loaded_at = Some(c.done);
             }
-            return;
+            return Vec::new();
         }
-        let Some(load) = self.loads.remove(&c.tag) else { return };
+        let Some(load) = self.loads.remove(&c.tag) else { return Vec::new() };
         self.staging_used -= load.compressed;
-        for id in load.tiles {
+        for &id in &load.tiles {
             let record = self.state(id).record as usize;
             self.records[record].read = Some(c.read);
             self.records[record].decompressed = Some(c.done);
             self.state_mut(id).io_done = true;
             self.maybe_complete(id);
         }
+        load.tiles
     }
 
     /// End of frame: queue this frame's feedback for readback, analyse the feedback that is

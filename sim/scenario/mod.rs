@@ -180,7 +180,14 @@ impl Scenario {
         let mut copy = self.clone();
         match &mut copy.workload {
             Workload::Render(render) => paths::rebase_camera(&mut render.camera, &self.base_dir, out_dir),
-            Workload::Stream(stream) => paths::rebase_camera(&mut stream.camera, &self.base_dir, out_dir),
+            Workload::Stream(stream) => {
+                paths::rebase_camera(&mut stream.camera, &self.base_dir, out_dir);
+                if let crate::engine::ContentConfig::Packed(packed) = &mut stream.content {
+                    for c in &mut packed.containers {
+                        *c = paths::rebase(c, &self.base_dir, out_dir);
+                    }
+                }
+            }
             Workload::Io(_) => {}
         }
         let config = ron::ser::PrettyConfig::new().struct_names(true).depth_limit(8);

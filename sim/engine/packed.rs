@@ -1,0 +1,372 @@
+//! Real packed content: each scene texture streams from a container written by `sfsim pack`
+//! (docs/container.md), so load timing uses the real per-tile `CompressedSize`,
+//! `InflatedSize` and request options, and a loaded tile can be decoded through the
+//! functional MDU and checked against its hash.
+//!
+//! Which container a texture uses: scene texture `t` uses `containers[t % len]`. Scenes
+//! order textures by set then kind (diffuse, normal, specular), so a list of three names
+//! one container per kind and every set repeats them; a list of one serves every texture.
+//!
+//! Virtual textures larger (or smaller) than their container are built by repetition. With
+//! `shift = log2(virtual width) − log2(container width)` (floor logs), virtual tile
+//! (mip m, x, y) reads the container's tile (m', x mod tiles_x(m'), y mod tiles_y(m')) where
+//! `m' = clamp(m − shift, 0, last streamable mip of the container)`: a virtual mip finer than
+//! the container's mip 0 repeats mip 0, one whose counterpart is in the container's packed
+//! tail (or not streamable) uses the container's smallest streamable mip. The virtual
+//! texture's packed tail loads the container's tail stream (its last resident stream; a raw
+//! tail is charged as one whole raw tile so the request stays valid). Each texture's streams
+//! sit in their own 4 GiB file window (`texture << 32` + the container offset), so textures
+//! that share a container still read distinct offsets.
+//!
+//! Verification (`verify`) is host work done when a load completes: it never changes
+//! simulated time. `Sample` verifies a tile when a seeded hash of (texture, tile) is 0
+//! modulo `sample_every`, so the subset does not depend on load order.
+
+use super::content::{mix, ContentModel, TileStream};
+use crate::content::pack::{Container, ContainerError};
+use serde::{Deserialize, Serialize};
+use sfsim_models::nvme::RequestOptions;
+use sfsim_models::texture::{BcFormat, TextureDesc, TileCoord, TILE_BYTES};
+use sfsim_models::units::Bytes;
+use sfsim_models::ConfigError;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Which loaded tiles are decoded and hash-checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Verify {
+    All,
+    Sample,
+    None,
+}
+
+/// The scenario's `content: Packed((…))`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PackedConfig {
+    /// Container files (relative to the scenario); texture `t` uses `containers[t % len]`.
+    pub containers: Vec<PathBuf>,
+    /// Which loaded tiles to decode and hash-check (Sample).
+    pub verify: Verify,
+    /// `Sample` checks about one tile in this many (16).
+    pub sample_every: u32,
+    /// Picks the sampled subset (1).
+    pub seed: u64,
+}
+
+impl Default for PackedConfig {
+    fn default() -> Self {
+        PackedConfig { containers: Vec::new(), verify: Verify::Sample, sample_every: 16, seed: 1 }
+    }
+}
+
+impl PackedConfig {
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.containers.is_empty() {
+            return Err(ConfigError::new("containers", "is empty; expected at least one container file"));
+        }
+        if !(1..=65536).contains(&self.sample_every) {
+            return Err(ConfigError::new(
+                "sample_every",
+                format!("{} is out of range; expected 1..=65536", self.sample_every),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// One container and the index of its streams.
+#[derive(Debug)]
+struct Source {
+    container: Container,
+    /// Entry index of each streamable tile.
+    tiles: HashMap<TileCoord, usize>,
+    /// (tiles across, tiles down) per streamable mip.
+    grid: Vec<(u32, u32)>,
+    /// The stream loaded as a texture's packed tail.
+    tail: usize,
+}
+
+/// A scene texture's view of its container.
+#[derive(Debug, Clone, Copy)]
+struct Binding {
+    source: usize,
+    shift: i64,
+    first_packed_mip: u32,
+}
+
+/// The content model over real containers (see the module docs for the mapping).
+#[derive(Debug)]
+pub struct PackedContent {
+    cfg: PackedConfig,
+    sources: Vec<Source>,
+    textures: Vec<Binding>,
+}
+
+/// Fields are relative to the stream workload (`content.containers[i]`).
+fn field(i: usize) -> String {
+    format!("content.containers[{i}]")
+}
+
+impl PackedContent {
+    /// Opens every container (paths relative to `base_dir`) and binds the scene's textures
+    /// to them; errors name the field and the container file.
+    pub fn open(cfg: &PackedConfig, base_dir: &Path, textures: &[TextureDesc]) -> Result<PackedContent, ConfigError> {
+        cfg.validate().map_err(|e| e.within("content"))?;
+        let containers = cfg
+            .containers
+            .iter()
+            .enumerate()
+            .map(|(i, path)| {
+                Container::open(&base_dir.join(path)).map_err(|e| ConfigError::new(field(i), e.to_string()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        PackedContent::from_containers(cfg, containers, textures)
+    }
+
+    /// Binds the scene's textures to containers already open (`containers[i]` stands for
+    /// `cfg.containers[i]` in errors).
+    pub fn from_containers(
+        cfg: &PackedConfig,
+        containers: Vec<Container>,
+        textures: &[TextureDesc],
+    ) -> Result<PackedContent, ConfigError> {
+        if containers.is_empty() {
+            return Err(ConfigError::new("content.containers", "is empty; expected at least one container file"));
+        }
+        let mut sources = Vec::with_capacity(containers.len());
+        for (i, container) in containers.into_iter().enumerate() {
+            sources.push(Source::new(container).map_err(|m| ConfigError::new(field(i), m))?);
+        }
+        let mut bindings = Vec::with_capacity(textures.len());
+        for (t, desc) in textures.iter().enumerate() {
+            let i = t % sources.len();
+            let header = sources[i].container.header();
+            if header.desc.format != desc.format {
+                return Err(ConfigError::new(
+                    field(i),
+                    format!(
+                        "{} holds {:?} blocks but scene texture {t} ({}) is {:?}; expected a {:?} container \
+                         (texture t uses containers[t % {}])",
+                        sources[i].container.name(),
+                        header.desc.format,
+                        ["diffuse", "normal", "specular"][t % 3],
+                        desc.format,
+                        desc.format,
+                        sources.len()
+                    ),
+                ));
+            }
+            let shift = i64::from(desc.width.max(1).ilog2()) - i64::from(header.desc.width.max(1).ilog2());
+            bindings.push(Binding { source: i, shift, first_packed_mip: desc.first_packed_mip() });
+        }
+        Ok(PackedContent { cfg: cfg.clone(), sources, textures: bindings })
+    }
+
+    /// The container and stream index that virtual `tile` of `texture` reads.
+    fn locate(&self, texture: u32, tile: TileCoord) -> (&Source, usize) {
+        let b = self.textures[texture as usize];
+        let source = &self.sources[b.source];
+        if tile.mip >= b.first_packed_mip {
+            return (source, source.tail);
+        }
+        let last = source.grid.len() as i64 - 1;
+        let mip = (i64::from(tile.mip) - b.shift).clamp(0, last) as u32;
+        let (tx, ty) = source.grid[mip as usize];
+        let coord = TileCoord { mip, x: tile.x % tx, y: tile.y % ty };
+        // `Source::new` indexed every tile of every streamable mip.
+        (source, source.tiles[&coord])
+    }
+
+    /// Whether the verify policy checks this tile.
+    pub fn should_verify(&self, texture: u32, tile: TileCoord) -> bool {
+        match self.cfg.verify {
+            Verify::All => true,
+            Verify::None => false,
+            Verify::Sample => {
+                let key = self.cfg.seed
+                    ^ (u64::from(texture) << 40)
+                    ^ (u64::from(tile.mip) << 32)
+                    ^ (u64::from(tile.y) << 16)
+                    ^ u64::from(tile.x);
+                mix(key).is_multiple_of(u64::from(self.cfg.sample_every))
+            }
+        }
+    }
+
+    /// Decodes the stream the tile loaded through the functional MDU and checks its hash.
+    pub fn verify(&self, texture: u32, tile: TileCoord) -> Result<(), ContainerError> {
+        let (source, index) = self.locate(texture, tile);
+        source.container.decode_stream(index).map(|_| ())
+    }
+}
+
+impl Source {
+    fn new(container: Container) -> Result<Source, String> {
+        let mut tiles = HashMap::new();
+        let mut grid: Vec<(u32, u32)> = Vec::new();
+        let mut tail = None;
+        for (i, e) in container.entries().iter().enumerate() {
+            match e.tile {
+                Some(c) => {
+                    tiles.insert(c, i);
+                    let m = c.mip as usize;
+                    if grid.len() <= m {
+                        grid.resize(m + 1, (0, 0));
+                    }
+                    grid[m] = (grid[m].0.max(c.x + 1), grid[m].1.max(c.y + 1));
+                }
+                None if e.resident => tail = Some(i),
+                None => {}
+            }
+        }
+        if grid.is_empty() || grid.iter().any(|&(x, y)| x == 0 || y == 0) {
+            let h = container.header();
+            return Err(format!(
+                "{} ({}×{}, {} tile mode) has no streamable 64 KiB tiles; expected one packed with --tilemode sfs \
+                 from an image at least one tile in size",
+                container.name(),
+                h.desc.width,
+                h.desc.height,
+                h.tile_mode
+            ));
+        }
+        if container.file_bytes() >= 1 << 32 {
+            return Err(format!("{} is {} B; expected under 4 GiB", container.name(), container.file_bytes()));
+        }
+        // Without a packed tail the smallest streamable mip's first tile stands in for it.
+        let last = (grid.len() - 1) as u32;
+        let tail = tail.unwrap_or(tiles[&TileCoord { mip: last, x: 0, y: 0 }]);
+        Ok(Source { container, tiles, grid, tail })
+    }
+}
+
+impl ContentModel for PackedContent {
+    fn stream(&self, texture: u32, _format: BcFormat, tile: TileCoord) -> TileStream {
+        let (source, index) = self.locate(texture, tile);
+        let e = &source.container.entries()[index];
+        let file_offset = source.container.header().data_offset + e.relative_offset;
+        let offset = (u64::from(texture) << 32) + file_offset;
+        let both = e.options.zlib && e.options.bcpack();
+        let raw = !e.options.zlib && e.options.bcpack_mode == 0;
+        if raw && u64::from(e.compressed_size) != TILE_BYTES {
+            // A raw tail smaller than a tile: charged as one raw tile (the engine asks for a
+            // whole tile of destination).
+            return TileStream {
+                compressed: Bytes(TILE_BYTES),
+                intermediate: Bytes(0),
+                uncompressed: Bytes(TILE_BYTES),
+                options: RequestOptions { zlib: false, bcpack_mode: 0, swizzle_mode: 0 },
+                offset,
+            };
+        }
+        TileStream {
+            compressed: Bytes(u64::from(e.compressed_size)),
+            intermediate: Bytes(if both { u64::from(e.inflated_size) } else { 0 }),
+            uncompressed: Bytes(TILE_BYTES),
+            options: e.options,
+            offset,
+        }
+    }
+}
+
+/// Counts verified tiles and mismatches over a run; never stops it.
+#[derive(Debug)]
+pub struct Verifier {
+    content: std::sync::Arc<PackedContent>,
+    pub verified: u64,
+    pub mismatches: u64,
+    /// The first mismatch, for the run's log.
+    pub first_mismatch: Option<String>,
+}
+
+impl Verifier {
+    pub fn new(content: std::sync::Arc<PackedContent>) -> Verifier {
+        Verifier { content, verified: 0, mismatches: 0, first_mismatch: None }
+    }
+
+    /// A tile's load completed: check it if the policy says so.
+    pub fn tile_loaded(&mut self, texture: u32, tile: TileCoord) {
+        if !self.content.should_verify(texture, tile) {
+            return;
+        }
+        self.verified += 1;
+        if let Err(e) = self.content.verify(texture, tile) {
+            self.mismatches += 1;
+            if self.first_mismatch.is_none() {
+                self.first_mismatch = Some(format!("texture {texture} tile {tile:?}: {e}"));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::mipgen::Image;
+    use crate::content::pack::{pack, PackOptions};
+
+    fn container(size: u32) -> Container {
+        let rgba = (0..size * size * 4).map(|i| (((i / 4) % 251) ^ ((i / 4 / size) % 7)) as u8).collect();
+        let packed =
+            pack(&Image { width: size, height: size, rgba }, &PackOptions::new(BcFormat::Bc1), &|| {}).unwrap();
+        Container::from_bytes(packed.container).unwrap()
+    }
+
+    fn virtual_texture(size: u32) -> TextureDesc {
+        TextureDesc::new(size, size, BcFormat::Bc1, None).unwrap()
+    }
+
+    #[test]
+    fn virtual_tiles_repeat_the_container_by_the_documented_rule() {
+        let c = container(1024);
+        let entries: HashMap<TileCoord, u32> =
+            c.entries().iter().filter_map(|e| e.tile.map(|t| (t, e.compressed_size))).collect();
+        let last = entries.keys().map(|t| t.mip).max().unwrap();
+        let grid = |m: u32| {
+            let k = entries.keys().filter(|t| t.mip == m);
+            (k.clone().map(|t| t.x).max().unwrap() + 1, k.map(|t| t.y).max().unwrap() + 1)
+        };
+        let desc = virtual_texture(8192);
+        let cfg = PackedConfig { containers: vec!["a".into()], verify: Verify::All, ..PackedConfig::default() };
+        let p = PackedContent::from_containers(&cfg, vec![c.clone()], &[desc]).unwrap();
+        // 8192 = 1024 << 3: virtual mip m reads container mip m − 3, clamped.
+        let mut checked = 0;
+        for m in 0..desc.first_packed_mip() {
+            let cm = m.saturating_sub(3).min(last);
+            let (tx, ty) = grid(cm);
+            let info = desc.mip(m);
+            for (x, y) in [(0, 0), (info.tiles_x - 1, info.tiles_y - 1), (info.tiles_x / 2, info.tiles_y / 3)] {
+                let s = p.stream(0, BcFormat::Bc1, TileCoord { mip: m, x, y });
+                let want = entries[&TileCoord { mip: cm, x: x % tx, y: y % ty }];
+                assert_eq!(s.compressed.0, u64::from(want), "mip {m} ({x}, {y})");
+                assert_eq!(s.uncompressed.0, TILE_BYTES);
+                assert!(p.verify(0, TileCoord { mip: m, x, y }).is_ok());
+                checked += 1;
+            }
+        }
+        assert!(checked >= 9);
+        let tail = p.stream(0, BcFormat::Bc1, TileCoord { mip: desc.first_packed_mip(), x: 0, y: 0 });
+        assert!(tail.compressed.0 > 0 && tail.compressed.0 <= TILE_BYTES);
+    }
+
+    #[test]
+    fn sample_checks_about_one_tile_in_sample_every() {
+        let cfg = PackedConfig { containers: vec!["a".into()], ..PackedConfig::default() };
+        let p = PackedContent::from_containers(&cfg, vec![container(512)], &[virtual_texture(8192)]).unwrap();
+        let n = (0..64u32)
+            .flat_map(|y| (0..64u32).map(move |x| TileCoord { mip: 0, x, y }))
+            .filter(|t| p.should_verify(0, *t))
+            .count();
+        assert!((4096 / 32..4096 / 8).contains(&n), "{n} of 4096 sampled");
+    }
+
+    #[test]
+    fn a_container_of_another_format_is_refused_naming_both() {
+        let desc = TextureDesc::new(4096, 4096, BcFormat::Bc7, None).unwrap();
+        let cfg = PackedConfig { containers: vec!["a".into()], ..PackedConfig::default() };
+        let e = PackedContent::from_containers(&cfg, vec![container(1024)], &[desc]).unwrap_err();
+        assert_eq!(e.field, "content.containers[0]");
+        assert!(e.message.contains("Bc1") && e.message.contains("Bc7"), "{e}");
+    }
+}
