@@ -182,3 +182,29 @@ fn normal(path: &Path) -> std::path::PathBuf {
     }
     out
 }
+
+/// A set sharing one feedback map loads its tiles in one request only where they run the
+/// same MDU stages: a raw (incompressible) specular beside compressed diffuse/normal tiles
+/// loads on its own, and every tile still verifies.
+#[test]
+fn shared_feedback_groups_only_tiles_with_the_same_stages() {
+    let dir = tempfile::tempdir().unwrap();
+    write_containers(dir.path());
+    // Noise does not shrink: every specular stream is stored raw.
+    let mut state = 7u32;
+    let noise: Vec<u8> = (0..512 * 512 * 4)
+        .map(|_| {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (state >> 24) as u8
+        })
+        .collect();
+    let packed =
+        pack(&Image { width: 512, height: 512, rgba: noise }, &PackOptions::new(BcFormat::Bc1), &|| {}).unwrap();
+    std::fs::write(dir.path().join("specular.sfstex"), packed.container).unwrap();
+    let mut s = scenario(dir.path(), &THREE, "All");
+    let Workload::Stream(cfg) = &mut s.workload else { unreachable!() };
+    cfg.engine.feedback = sfsim::engine::FeedbackPolicy::SharedPerSet;
+    let o = run(&s).unwrap();
+    assert!(stat(&o.stats, "content.verified_tiles") > 50.0);
+    assert_eq!(stat(&o.stats, "content.hash_mismatches"), 0.0);
+}

@@ -20,6 +20,7 @@ pub use tiles::{Status, TileId};
 
 use crate::iopath::{Completed, IoPath};
 use crate::scene::{FeedbackRenderer, Scene};
+use sfsim_models::mdu::Stages;
 use sfsim_models::nvme::{Request, Source};
 use sfsim_models::texture::{TileCoord, TILE_BYTES};
 use sfsim_models::units::{Bytes, Time};
@@ -559,8 +560,19 @@ impl Engine {
                 stop = Bottleneck::UploadCap;
                 break;
             }
-            let group = self.load_group(*id);
-            let streams: Vec<TileStream> = group.iter().map(|g| self.stream_of(*g)).collect();
+            let mut group = self.load_group(*id);
+            let mut streams: Vec<TileStream> = group.iter().map(|g| self.stream_of(*g)).collect();
+            // One DirectStorage request runs one set of MDU stages: a companion stored
+            // another way (e.g. raw where the rest is compressed) stays Seen and loads on
+            // its own. (A set's formats may differ in BcpackMode; the request carries the
+            // first tile's, which the timing model does not distinguish.)
+            let stages = Stages::from(streams[0].options);
+            let keep: Vec<bool> = streams.iter().map(|s| Stages::from(s.options) == stages).collect();
+            if keep.contains(&false) {
+                let mut k = keep.iter();
+                group.retain(|_| *k.next().expect("one flag per tile"));
+                streams.retain(|s| Stages::from(s.options) == stages);
+            }
             let compressed: u64 = streams.iter().map(|s| s.compressed.0).sum();
             if self.staging_used + compressed > self.staging_capacity {
                 stop = Bottleneck::Staging;
