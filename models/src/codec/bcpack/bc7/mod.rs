@@ -150,25 +150,9 @@ impl Bc7 {
             let bits = info.channel_bits(ch);
             let max = (1u32 << bits) - 1;
             for k in 0..info.endpoints() {
-                let (pred, role) = if k == 0 {
-                    let nbp = predict(nbs.map(|n| n.and_then(|n| neighbour_value(n, 0, ch, bits))), 1 << (bits - 1));
-                    let pred = match ch {
-                        0 => {
-                            nb_r = nbp;
-                            nbp
-                        }
-                        1 | 2 => (nbp + f.ep[0][0]).saturating_sub(nb_r).min(max),
-                        _ => nbp,
-                    };
-                    (pred, 0)
-                } else {
-                    let r = if k % 2 == 1 { k - 1 } else { 0 };
-                    let pred = match ch {
-                        1 | 2 => (f.ep[r][ch] + f.ep[k][0]).saturating_sub(f.ep[r][0]).min(max),
-                        _ => f.ep[r][ch],
-                    };
-                    (pred, if k % 2 == 1 { 1 } else { 2 })
-                };
+                let (pred, role) = predict_endpoint(f, k, ch, max, &mut nb_r, || {
+                    predict(nbs.map(|n| n.and_then(|n| neighbour_value(n, 0, ch, bits))), 1 << (bits - 1))
+                });
                 let b = match ch {
                     1 | 2 => bucket(syms[k][0]),
                     _ if k > 0 => bucket(syms[k - 1][ch]),
@@ -241,5 +225,40 @@ impl Model for Bc7 {
         self.code_indices(ci, &old, &mut f);
         pack(&f, cur);
         Ok(())
+    }
+}
+
+/// The prediction of endpoint `k`, channel `ch` (0..=`max`) and its role context (0: the
+/// first endpoint, 1: the second of a pair, 2: a later pair's first), shared by both
+/// entropy methods (docs/bcpack.md). The first endpoint comes from the neighbours
+/// (`neighbours`, evaluated only then); green and blue follow red's step from there
+/// (`nb_r` carries red's neighbour prediction); the others follow their pair or the
+/// block's first endpoint the same way.
+pub(in crate::codec::bcpack) fn predict_endpoint(
+    f: &Fields,
+    k: usize,
+    ch: usize,
+    max: u32,
+    nb_r: &mut u32,
+    neighbours: impl FnOnce() -> u32,
+) -> (u32, usize) {
+    if k == 0 {
+        let nbp = neighbours();
+        let pred = match ch {
+            0 => {
+                *nb_r = nbp;
+                nbp
+            }
+            1 | 2 => (nbp + f.ep[0][0]).saturating_sub(*nb_r).min(max),
+            _ => nbp,
+        };
+        (pred, 0)
+    } else {
+        let r = if k % 2 == 1 { k - 1 } else { 0 };
+        let pred = match ch {
+            1 | 2 => (f.ep[r][ch] + f.ep[k][0]).saturating_sub(f.ep[r][0]).min(max),
+            _ => f.ep[r][ch],
+        };
+        (pred, if k % 2 == 1 { 1 } else { 2 })
     }
 }

@@ -11,7 +11,7 @@
 
 use super::super::bc1::{bucket, med};
 use super::super::bc7::layout::{anchor_mask, pack, parse, subset_map, Fields, MODES, RESERVED};
-use super::super::bc7::neighbour_value;
+use super::super::bc7::{neighbour_value, predict_endpoint};
 use super::super::driver::Nb;
 use super::super::error::BcpackError;
 use super::super::header::MAX_STREAMS;
@@ -121,26 +121,10 @@ fn code_endpoints<C: SymCoder>(
         let max = (1u32 << bits) - 1;
         let class = usize::from(ch == 1 || ch == 2);
         for k in 0..info.endpoints() {
-            let (pred, role) = if k == 0 {
+            let (pred, role) = predict_endpoint(f, k, ch, max, &mut nb_r, || {
                 let at = |n: Option<[u32; 4]>| n.map(|w| (w[ch] * max + 127) / 255);
-                let nbp = predict3(at(wide[0]), at(wide[1]), at(wide[2]), 1 << (bits - 1));
-                let pred = match ch {
-                    0 => {
-                        nb_r = nbp;
-                        nbp
-                    }
-                    1 | 2 => (nbp + f.ep[0][0]).saturating_sub(nb_r).min(max),
-                    _ => nbp,
-                };
-                (pred, 0)
-            } else {
-                let r = if k % 2 == 1 { k - 1 } else { 0 };
-                let pred = match ch {
-                    1 | 2 => (f.ep[r][ch] + f.ep[k][0]).saturating_sub(f.ep[r][0]).min(max),
-                    _ => f.ep[r][ch],
-                };
-                (pred, if k % 2 == 1 { 1 } else { 2 })
-            };
+                predict3(at(wide[0]), at(wide[1]), at(wide[2]), 1 << (bits - 1))
+            });
             // Whether the related residual (R's for G and B, the previous endpoint's for R and
             // A) was zero: flat areas make both small.
             let calm = match ch {
