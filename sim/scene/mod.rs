@@ -5,9 +5,11 @@ mod build;
 pub mod bvh;
 mod config;
 pub mod geometry;
+mod par;
 pub mod pattern;
 pub mod raycast;
 mod render;
+mod requests;
 pub mod visibility;
 
 pub use build::{Scene, TextureKind};

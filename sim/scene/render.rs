@@ -3,9 +3,9 @@
 //! texture's MinMip feedback map) and the effective LOD after its MinMip clamp (what the
 //! sample really reads; the gap is the visual-quality cost of missing tiles).
 
+use super::requests::TileSet;
 use super::visibility::{Visibility, MISS};
 use super::{RayCamera, SamplePattern, Scene};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sfsim_models::gpu::{
     linear_mips, DesiredLod, FeedbackArray, FeedbackLayout, Filter, Footprint, Lod53, MinMipFeedbackSlice, MinMipMap,
@@ -211,8 +211,8 @@ pub struct FeedbackRenderer<'s> {
     writes_feedback: Vec<bool>,
     /// Each texture's sampler, checked once.
     samplers: Vec<PreparedSampler>,
-    /// Each texture's tile grid.
-    grids: Vec<TileGrid>,
+    /// Each texture's requested tiles, filled and drained by `requested_tiles`.
+    tile_sets: Vec<TileSet>,
     /// Textures whose feedback maps were written since the last clear.
     written: Vec<bool>,
     /// Per-frame buffers, kept so that a frame allocates nothing once warm.
@@ -291,7 +291,7 @@ impl<'s> FeedbackRenderer<'s> {
             minmip,
             writes_feedback,
             samplers,
-            grids: scene.textures.iter().map(TileGrid::new).collect(),
+            tile_sets: scene.textures.iter().map(|d| TileSet::new(TileGrid::new(d))).collect(),
             written,
             frame: FrameBuffers::default(),
         })
@@ -394,7 +394,7 @@ impl<'s> FeedbackRenderer<'s> {
             let this = &*self;
             let (pixels, visibility) = (&bufs.pixels, &bufs.visibility);
             bufs.traced.resize_with(pixels.len().div_ceil(CHUNK), Default::default);
-            bufs.traced.par_iter_mut().enumerate().for_each(|(c, (out_pixels, out_samples))| {
+            super::par::for_each_indexed(&mut bufs.traced, |c, (out_pixels, out_samples)| {
                 out_pixels.clear();
                 out_samples.clear();
                 let first = c * CHUNK;
@@ -535,42 +535,34 @@ impl<'s> FeedbackRenderer<'s> {
     /// duplicates: for every feedback texel with a value, the tiles of its requested mip
     /// that cover the texel's region. Requests into the packed tail need no tile (it is
     /// always resident).
-    pub fn requested_tiles(&self) -> Vec<(u32, TileCoord)> {
+    pub fn requested_tiles(&mut self) -> Vec<(u32, TileCoord)> {
         let mut out: Vec<(u32, TileCoord)> = Vec::new();
-        for (tex, desc) in self.scene.textures.iter().enumerate() {
+        for tex in 0..self.scene.textures.len() {
             if !self.written[tex] {
                 continue;
             }
             let layout = &self.layouts[tex];
             let (rw, rh) = (layout.region_width(), layout.region_height());
-            let (tw, th) = desc.format.tile_texels();
-            let grid = &self.grids[tex];
-            let first_packed = grid.first_packed_mip();
+            let (tw, th) = self.scene.textures[tex].format.tile_texels();
             let (mw, mh) = (layout.map_width(), layout.map_height());
+            let set = &mut self.tile_sets[tex];
+            let first_packed = set.grid().first_packed_mip();
+            // Tile sizes are powers of two: shifts, not divisions, in this per-texel loop.
+            debug_assert!(tw.is_power_of_two() && th.is_power_of_two());
+            let (tw_shift, th_shift) = (tw.trailing_zeros(), th.trailing_zeros());
             let mut add = |fx: u32, fy: u32, mip: u32| {
-                if mip >= first_packed {
-                    return;
-                }
-                let (tiles_x, tiles_y) = grid.tiles(mip);
-                let x0 = ((fx * rw) >> mip) / tw;
-                let x1 = ((((fx + 1) * rw).saturating_sub(1)) >> mip) / tw;
-                let y0 = ((fy * rh) >> mip) / th;
-                let y1 = ((((fy + 1) * rh).saturating_sub(1)) >> mip) / th;
-                for y in y0..=y1.min(tiles_y - 1) {
-                    for x in x0..=x1.min(tiles_x - 1) {
-                        let item = (tex as u32, TileCoord { mip, x, y });
-                        // Neighbouring texels often name the same coarse tile: drop the
-                        // repeats before the sort.
-                        if out.last() != Some(&item) {
-                            out.push(item);
-                        }
-                    }
-                }
+                let x0 = (fx * rw) >> mip >> tw_shift;
+                let x1 = (((fx + 1) * rw).saturating_sub(1)) >> mip >> tw_shift;
+                let y0 = (fy * rh) >> mip >> th_shift;
+                let y1 = (((fy + 1) * rh).saturating_sub(1)) >> mip >> th_shift;
+                set.insert_rect(mip, x0, x1, y0, y1);
             };
             match self.cfg.feedback.kind {
                 FeedbackKind::MinMip => {
-                    let map = self.feedback(tex as u32);
-                    for (fy, row) in map.texels().chunks_exact(mw as usize).enumerate() {
+                    let (a, s) = self.slots[tex];
+                    let slice = self.arrays[a].slice(s).expect("slot exists");
+                    let texels = slice.texels();
+                    for (fy, row) in texels.chunks_exact(mw as usize).enumerate() {
                         for (fx, &v) in row.iter().enumerate() {
                             if v != Lod53::NONE.0 {
                                 add(fx as u32, fy as u32, Lod53(v).mip());
@@ -591,9 +583,8 @@ impl<'s> FeedbackRenderer<'s> {
                     }
                 }
             }
+            self.tile_sets[tex].drain_into(tex as u32, &mut out);
         }
-        out.sort_unstable();
-        out.dedup();
         out
     }
 }

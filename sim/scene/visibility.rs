@@ -9,7 +9,6 @@
 use super::geometry::{Aabb, Shape};
 use super::raycast::{PrimaryRay, RayCamera};
 use glam::DVec3;
-use rayon::prelude::*;
 
 /// How a frame's samples lie on the screen: one sample per `block_w` × `block_h` block,
 /// in row-major block order (what [`SamplePattern`](super::SamplePattern) produces).
@@ -66,32 +65,30 @@ impl Visibility {
 
         let (origin, order, rays) = (camera.position, &self.order, &self.rays);
         let band = BAND_ROWS * grid.blocks_x as usize;
-        self.nearest_t.par_chunks_mut(band).zip(self.nearest.par_chunks_mut(band)).enumerate().for_each(
-            |(b, (best_t, best))| {
-                let row0 = (b * BAND_ROWS) as u32;
-                let row1 = row0 + (best_t.len() / grid.blocks_x as usize) as u32;
-                for &(near, object, rect) in order {
-                    let shape = &shapes[object as usize];
-                    for by in rect.y0.max(row0)..=rect.y1.min(row1 - 1) {
-                        let row = ((by - row0) * grid.blocks_x) as usize;
-                        let ray_row = (by * grid.blocks_x) as usize;
-                        for bx in rect.x0..=rect.x1 {
-                            let k = row + bx as usize;
-                            if best_t[k] < near {
-                                continue;
-                            }
-                            let ray = &rays[ray_row + bx as usize];
-                            if let Some(t) = shape.hit_distance_inv(origin, ray.dir, ray.inv_dir, best_t[k]) {
-                                if t < best_t[k] || object < best[k] {
-                                    best_t[k] = t;
-                                    best[k] = object;
-                                }
+        super::par::for_each_chunk_pair(&mut self.nearest_t, &mut self.nearest, band, |b, best_t, best| {
+            let row0 = (b * BAND_ROWS) as u32;
+            let row1 = row0 + (best_t.len() / grid.blocks_x as usize) as u32;
+            for &(near, object, rect) in order {
+                let shape = &shapes[object as usize];
+                for by in rect.y0.max(row0)..=rect.y1.min(row1 - 1) {
+                    let row = ((by - row0) * grid.blocks_x) as usize;
+                    let ray_row = (by * grid.blocks_x) as usize;
+                    for bx in rect.x0..=rect.x1 {
+                        let k = row + bx as usize;
+                        if best_t[k] < near {
+                            continue;
+                        }
+                        let ray = &rays[ray_row + bx as usize];
+                        if let Some(t) = shape.hit_distance_inv(origin, ray.dir, ray.inv_dir, best_t[k]) {
+                            if t < best_t[k] || object < best[k] {
+                                best_t[k] = t;
+                                best[k] = object;
                             }
                         }
                     }
                 }
-            },
-        );
+            }
+        });
     }
 
     /// Sample `i`'s ray.

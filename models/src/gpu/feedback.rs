@@ -75,6 +75,7 @@ impl<S: AsRef<[u8]>> MinMipFeedback<S> {
     }
 
     /// All texels, row-major (`y * width + x`), each a 5.3 LOD byte.
+    #[inline]
     pub fn texels(&self) -> &[u8] {
         self.texels.as_ref()
     }
@@ -89,6 +90,7 @@ impl<S: AsRef<[u8]>> MinMipFeedback<S> {
         self.texels().iter().filter(|&&b| b != Lod53::NONE.0).count()
     }
 
+    #[inline]
     fn index(&self, x: u32, y: u32) -> Option<usize> {
         (x < self.width && y < self.height).then(|| y as usize * self.width as usize + x as usize)
     }
@@ -105,6 +107,7 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> MinMipFeedback<S> {
     ///
     /// Returns `false` (and writes nothing) when (`x`, `y`) is outside the map; `true`
     /// otherwise, whether or not the stored value changed.
+    #[inline]
     pub fn write_min(&mut self, x: u32, y: u32, lod: Lod53) -> bool {
         let Some(i) = self.index(x, y) else {
             return false;
@@ -160,6 +163,7 @@ impl FeedbackArray {
     }
 
     /// The whole allocation, slice after slice, each row-major.
+    #[inline]
     pub fn texels(&self) -> &[u8] {
         &self.texels
     }
@@ -170,17 +174,20 @@ impl FeedbackArray {
     }
 
     /// Slice `i` for reading; `None` when `i >= slice_count()`.
+    #[inline]
     pub fn slice(&self, i: u32) -> Option<MinMipFeedbackSlice<'_>> {
         let range = self.range(i)?;
         Some(MinMipFeedback { width: self.width, height: self.height, texels: &self.texels[range] })
     }
 
     /// Slice `i` for writing; `None` when `i >= slice_count()`.
+    #[inline]
     pub fn slice_mut(&mut self, i: u32) -> Option<MinMipFeedbackSliceMut<'_>> {
         let range = self.range(i)?;
         Some(MinMipFeedback { width: self.width, height: self.height, texels: &mut self.texels[range] })
     }
 
+    #[inline]
     fn range(&self, i: u32) -> Option<std::ops::Range<usize>> {
         (i < self.slices).then(|| {
             let n = texel_count(self.width, self.height);

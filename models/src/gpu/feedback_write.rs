@@ -107,22 +107,26 @@ impl FeedbackLayout {
     }
 
     /// Mip region width, texels of mip 0 per feedback texel.
+    #[inline]
     pub fn region_width(&self) -> u32 {
         self.region_width
     }
 
     /// Mip region height, texels of mip 0 per feedback texel.
+    #[inline]
     pub fn region_height(&self) -> u32 {
         self.region_height
     }
 
     /// Feedback map width: `ceil(tex_width / region_width)` feedback texels (the spec's
     /// decoded size, "Compatible transcode resources").
+    #[inline]
     pub fn map_width(&self) -> u32 {
         self.tex_width.div_ceil(self.region_width)
     }
 
     /// Feedback map height: `ceil(tex_height / region_height)` feedback texels.
+    #[inline]
     pub fn map_height(&self) -> u32 {
         self.tex_height.div_ceil(self.region_height)
     }
@@ -152,6 +156,7 @@ impl FeedbackLayout {
 
     /// The feedback texel that holds normalized `uv` (CLAMP addressing): where the D3D12
     /// spec's pseudo-code writes a sample's feedback ("the sample location").
+    #[inline]
     pub fn location(&self, uv: (f64, f64)) -> (u32, u32) {
         // Clamping before truncating equals flooring then clamping (truncation floors
         // non-negative values; NaN becomes 0 either way) and avoids a libm call.
@@ -162,6 +167,7 @@ impl FeedbackLayout {
 
     /// The value MinMip feedback records for a request of `desired_lod` mips under
     /// `policy`.
+    #[inline]
     pub fn recorded_value(&self, desired_lod: f32, policy: SmallTailPolicy) -> Lod53 {
         let value = Lod53::from_lod(desired_lod);
         if policy == SmallTailPolicy::Exact {

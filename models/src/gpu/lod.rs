@@ -30,6 +30,7 @@ impl Lod53 {
     /// Negative values and NaN give 0. This is sfsim's rule, not a documented hardware one:
     /// the sampler clamps the LOD to the texture's mip range before feedback is written, so
     /// in practice the input is already in 0..=mip_count-1.
+    #[inline]
     pub fn from_lod(lod: f32) -> Lod53 {
         if lod.is_nan() || lod <= 0.0 {
             return Lod53(0);
@@ -44,21 +45,25 @@ impl Lod53 {
     }
 
     /// Encodes a whole mip level; `None` above 31 (the largest whole mip 5.3 can hold).
+    #[inline]
     pub fn from_mip(mip: u32) -> Option<Lod53> {
         u8::try_from(mip).ok().filter(|&m| m <= 31).map(|m| Lod53(m << Self::FRACTION_BITS))
     }
 
     /// The value in mips, 0.0..=31.875 (exact: every 5.3 value is an f32).
+    #[inline]
     pub fn lod(self) -> f32 {
         f32::from(self.0) / 8.0
     }
 
     /// The whole mip this value falls in: `floor(lod)`, 0..=31.
+    #[inline]
     pub fn mip(self) -> u32 {
         u32::from(self.0 >> Self::FRACTION_BITS)
     }
 
     /// Whether this is the cleared value [`Lod53::NONE`].
+    #[inline]
     pub fn is_none(self) -> bool {
         self == Self::NONE
     }

@@ -8,6 +8,7 @@
 
 /// Isotropic LOD, mips: `log2(max(|dx|, |dy|))` (Euclidean lengths). Unclamped: `-inf` for
 /// zero derivatives, negative when magnifying.
+#[inline]
 pub fn isotropic_lod(dx: (f64, f64), dy: (f64, f64)) -> f64 {
     dx.0.hypot(dx.1).max(dy.0.hypot(dy.1)).log2()
 }
@@ -31,6 +32,7 @@ pub struct AnisoLod {
 /// clamped the LOD rises so the probes still cover the major axis. When the minor axis is
 /// below one texel (magnification) the ratio shrinks to `max(1, ratio * minor)` and the LOD
 /// stays negative (the spec's post-2009 recommendation, which keeps LOD bias effective).
+#[inline]
 pub fn anisotropic_lod(dx: (f64, f64), dy: (f64, f64), max_aniso: u32) -> AnisoLod {
     let sq_x = dx.0 * dx.0 + dx.1 * dx.1;
     let sq_y = dy.0 * dy.0 + dy.1 * dy.1;

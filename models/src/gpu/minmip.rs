@@ -69,6 +69,7 @@ impl MinMipMap {
     }
 
     /// The value at (`x`, `y`); `None` outside the map.
+    #[inline]
     pub fn get(&self, x: u32, y: u32) -> Option<Lod53> {
         self.index(x, y).map(|i| Lod53(self.values[i]))
     }
@@ -109,6 +110,7 @@ impl MinMipMap {
     /// Coordinates outside 0..=1 read the edge texel: the CLAMP address mode, which is what
     /// the hardware does when the MinMip sampler uses it. `None` for a NaN or infinite
     /// coordinate.
+    #[inline]
     pub fn clamp_point(&self, u: f64, v: f64) -> Option<f32> {
         let (px, py) = self.position(u, v)?;
         let (cx, cy) = self.containing(px, py);
@@ -117,6 +119,7 @@ impl MinMipMap {
 
     /// Continuous MinMip-map position of (`u`, `v`), in texels, clamped to the map
     /// (CLAMP addressing); `None` when not finite.
+    #[inline]
     pub(crate) fn position(&self, u: f64, v: f64) -> Option<(f64, f64)> {
         if !u.is_finite() || !v.is_finite() {
             return None;
@@ -126,6 +129,7 @@ impl MinMipMap {
     }
 
     /// The texel containing position (`px`, `py`); the far edge belongs to the last texel.
+    #[inline]
     pub(crate) fn containing(&self, px: f64, py: f64) -> (u32, u32) {
         // `px` is in 0..=width, so truncation floors it and only `width` itself needs the min.
         let cx = (px as u32).min(self.width - 1);
@@ -134,10 +138,12 @@ impl MinMipMap {
     }
 
     /// Value at an in-range texel, mips.
+    #[inline]
     pub(crate) fn value(&self, x: u32, y: u32) -> f64 {
         f64::from(self.values[y as usize * self.width as usize + x as usize]) / 8.0
     }
 
+    #[inline]
     fn index(&self, x: u32, y: u32) -> Option<usize> {
         (x < self.width && y < self.height).then(|| y as usize * self.width as usize + x as usize)
     }

@@ -204,6 +204,7 @@ impl PreparedSampler {
     /// The part of [`lods`](Self::lods) that depends only on the derivatives, the sampler
     /// and the texture size: textures with equal `PreparedSampler`s share it, so a
     /// material's textures of one size compute it once.
+    #[inline]
     pub fn desired(&self, derivs: [f64; 4]) -> Result<DesiredLod, GpuError> {
         let desc = &self.desc;
         if derivs.iter().any(|d| !d.is_finite()) {
@@ -228,6 +229,7 @@ impl PreparedSampler {
 
     /// The LODs at `uv` given the [`desired`](Self::desired) part (from this sampler or an
     /// equal one) and the texture's MinMip map.
+    #[inline]
     pub fn clamped(&self, uv: (f64, f64), d: &DesiredLod, minmip: Option<&MinMipMap>) -> Result<Lods, GpuError> {
         if !uv.0.is_finite() || !uv.1.is_finite() {
             return Err(GpuError::NonFinite("uv"));

@@ -45,11 +45,13 @@ impl TileGrid {
     }
 
     /// First packed mip (as [`TextureDesc::first_packed_mip`]).
+    #[inline]
     pub fn first_packed_mip(&self) -> u32 {
         self.first_packed_mip
     }
 
     /// (tiles across, tiles down) of `mip`; (0, 0) for a packed mip.
+    #[inline]
     pub fn tiles(&self, mip: u32) -> (u32, u32) {
         match self.mips.get(mip as usize) {
             Some(&(_, x, y)) if mip < self.first_packed_mip => (x, y),
@@ -117,6 +119,7 @@ impl TextureDesc {
 
     /// All standard tiles: mip 0 first, each mip row-major (y outer, x inner). Position in
     /// this sequence is [`TextureDesc::tile_index`].
+    #[inline]
     pub fn tiles(&self) -> impl Iterator<Item = TileCoord> + '_ {
         (0..self.first_packed_mip()).flat_map(move |mip| {
             let m = self.mip(mip);

@@ -1,0 +1,103 @@
+//! From a texture's feedback to the standard tiles it requests, in (mip, x, y) order
+//! without duplicates. Neighbouring feedback texels mostly name the same coarse tiles, so
+//! the tiles are collected in a bitmap (one bit per standard tile, column-major within a
+//! mip so that reading the bits in order yields (mip, x, y) order) instead of a list that
+//! must be sorted and deduplicated.
+
+use sfsim_models::texture::{TileCoord, TileGrid};
+
+/// The standard tiles of one texture, as a set.
+#[derive(Debug, Clone)]
+pub struct TileSet {
+    grid: TileGrid,
+    /// Per standard mip: first bit, tiles across, tiles down.
+    mips: Vec<(usize, u32, u32)>,
+    words: Vec<u64>,
+    /// Some bit is set.
+    any: bool,
+}
+
+impl TileSet {
+    pub fn new(grid: TileGrid) -> TileSet {
+        let mut mips = Vec::with_capacity(grid.first_packed_mip() as usize);
+        let mut bits = 0usize;
+        for mip in 0..grid.first_packed_mip() {
+            let (tx, ty) = grid.tiles(mip);
+            mips.push((bits, tx, ty));
+            bits += tx as usize * ty as usize;
+        }
+        TileSet { grid, mips, words: vec![0; bits.div_ceil(64)], any: false }
+    }
+
+    pub fn grid(&self) -> &TileGrid {
+        &self.grid
+    }
+
+    /// Adds the tiles of `mip` in columns `x0..=x1`, rows `y0..=y1`, cut to the mip's
+    /// grid. A packed mip has no standard tiles: nothing is added.
+    pub fn insert_rect(&mut self, mip: u32, x0: u32, x1: u32, y0: u32, y1: u32) {
+        let Some(&(first, tiles_x, tiles_y)) = self.mips.get(mip as usize) else { return };
+        for x in x0..=x1.min(tiles_x.saturating_sub(1)) {
+            let column = first + (x * tiles_y) as usize;
+            for y in y0..=y1.min(tiles_y.saturating_sub(1)) {
+                let bit = column + y as usize;
+                self.words[bit / 64] |= 1 << (bit % 64);
+                self.any = true;
+            }
+        }
+    }
+
+    /// Appends the set's tiles as (`texture`, tile) in (mip, x, y) order and empties it.
+    pub fn drain_into(&mut self, texture: u32, out: &mut Vec<(u32, TileCoord)>) {
+        if !std::mem::take(&mut self.any) {
+            return;
+        }
+        let mut mip = 0usize;
+        for (w, word) in self.words.iter_mut().enumerate() {
+            let mut bits = std::mem::take(word);
+            while bits != 0 {
+                let bit = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                while mip + 1 < self.mips.len() && bit >= self.mips[mip + 1].0 {
+                    mip += 1;
+                }
+                let (first, _, tiles_y) = self.mips[mip];
+                let within = (bit - first) as u32;
+                out.push((texture, TileCoord { mip: mip as u32, x: within / tiles_y, y: within % tiles_y }));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sfsim_models::texture::{BcFormat, TextureDesc};
+
+    #[test]
+    fn drains_in_tile_order_without_duplicates() {
+        let desc = TextureDesc::new(4096, 4096, BcFormat::Bc1, None).unwrap();
+        let mut set = TileSet::new(TileGrid::new(&desc));
+        let mut expected = Vec::new();
+        // Overlapping rectangles on several mips, some reaching past the grid's edge.
+        for (mip, x0, x1, y0, y1) in
+            [(2, 1, 3, 0, 2), (0, 7, 7, 15, 40), (2, 2, 5, 1, 1), (1, 0, 0, 0, 0), (12, 0, 0, 0, 0)]
+        {
+            let (tx, ty) = set.grid().tiles(mip);
+            for x in x0..=x1.min(tx.saturating_sub(1)) {
+                for y in y0..=y1.min(ty.saturating_sub(1)) {
+                    expected.push((9, TileCoord { mip, x, y }));
+                }
+            }
+            set.insert_rect(mip, x0, x1, y0, y1);
+        }
+        expected.sort_unstable();
+        expected.dedup();
+        let mut out = Vec::new();
+        set.drain_into(9, &mut out);
+        assert_eq!(out, expected);
+        assert!(out.len() > 5, "the case must cover several tiles");
+        set.drain_into(9, &mut out);
+        assert_eq!(out, expected, "draining empties the set");
+    }
+}
