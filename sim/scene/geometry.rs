@@ -54,6 +54,18 @@ pub struct SurfaceHit {
     pub uv: (f64, f64),
     pub dpdu: DVec3,
     pub dpdv: DVec3,
+    /// How `normal`, `dpdu` and `dpdv` lie in world space.
+    pub frame: TangentFrame,
+}
+
+/// The orientation of a hit's normal and tangents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TangentFrame {
+    /// Any orientation.
+    General,
+    /// Each along one world axis (indices 0..3, all different): cube faces and the
+    /// ground. Ray differentials then need no least-squares fit.
+    Axes { normal: usize, u: usize, v: usize },
 }
 
 impl Shape {
@@ -89,8 +101,13 @@ impl Shape {
 
     /// Nearest hit in (1e-9, t_max).
     pub fn intersect(&self, origin: DVec3, dir: DVec3, t_max: f64) -> Option<SurfaceHit> {
+        self.intersect_inv(origin, dir, dir.recip(), t_max)
+    }
+
+    /// As [`intersect`](Self::intersect), given `1 / dir` too. Same hit.
+    pub fn intersect_inv(&self, origin: DVec3, dir: DVec3, inv_dir: DVec3, t_max: f64) -> Option<SurfaceHit> {
         match *self {
-            Shape::Cube { center, half } => intersect_cube(center, half, origin, dir, t_max),
+            Shape::Cube { center, half } => intersect_cube(center, half, origin, dir, inv_dir, t_max),
             Shape::Sphere { center, radius } => intersect_sphere(center, radius, origin, dir, t_max),
             Shape::Ground { center, half, uv_repeat } => intersect_ground(center, half, uv_repeat, origin, dir, t_max),
         }
@@ -115,8 +132,12 @@ fn cube_slab_distance(center: DVec3, half: f64, origin: DVec3, inv: DVec3, t_max
 
 /// Slab test: (distance, axis of the face hit).
 fn cube_distance(center: DVec3, half: f64, origin: DVec3, dir: DVec3, t_max: f64) -> Option<(f64, usize)> {
+    cube_distance_inv(center, half, origin, dir.recip(), t_max)
+}
+
+/// As [`cube_distance`] with `inv` = 1 / dir.
+fn cube_distance_inv(center: DVec3, half: f64, origin: DVec3, inv: DVec3, t_max: f64) -> Option<(f64, usize)> {
     let local = origin - center;
-    let inv = dir.recip();
     let t0 = (DVec3::splat(-half) - local) * inv;
     let t1 = (DVec3::splat(half) - local) * inv;
     let near = t0.min(t1);
@@ -135,8 +156,15 @@ fn cube_distance(center: DVec3, half: f64, origin: DVec3, dir: DVec3, t_max: f64
     (t <= t_max).then_some((t, axis))
 }
 
-fn intersect_cube(center: DVec3, half: f64, origin: DVec3, dir: DVec3, t_max: f64) -> Option<SurfaceHit> {
-    let (t, axis) = cube_distance(center, half, origin, dir, t_max)?;
+fn intersect_cube(
+    center: DVec3,
+    half: f64,
+    origin: DVec3,
+    dir: DVec3,
+    inv_dir: DVec3,
+    t_max: f64,
+) -> Option<SurfaceHit> {
+    let (t, axis) = cube_distance_inv(center, half, origin, inv_dir, t_max)?;
     let local = origin - center;
     let p = local + dir * t;
     let sign = if p[axis] >= 0.0 { 1.0 } else { -1.0 };
@@ -154,7 +182,15 @@ fn intersect_cube(center: DVec3, half: f64, origin: DVec3, dir: DVec3, t_max: f6
     dpdu[a] = size;
     let mut dpdv = DVec3::ZERO;
     dpdv[b] = -size;
-    Some(SurfaceHit { t, position: center + p, normal, uv, dpdu, dpdv })
+    Some(SurfaceHit {
+        t,
+        position: center + p,
+        normal,
+        uv,
+        dpdu,
+        dpdv,
+        frame: TangentFrame::Axes { normal: axis, u: a, v: b },
+    })
 }
 
 fn sphere_distance(center: DVec3, radius: f64, origin: DVec3, dir: DVec3, t_max: f64) -> Option<f64> {
@@ -187,7 +223,7 @@ fn intersect_sphere(center: DVec3, radius: f64, origin: DVec3, dir: DVec3, t_max
     let (sin_p, cos_p) = phi.sin_cos();
     let dpdu = DVec3::new(-sin_p * sin_t, 0.0, cos_p * sin_t) * (tau * radius);
     let dpdv = DVec3::new(cos_p * cos_t, -sin_t, sin_p * cos_t) * (std::f64::consts::PI * radius);
-    Some(SurfaceHit { t, position: center + n * radius, normal: n, uv, dpdu, dpdv })
+    Some(SurfaceHit { t, position: center + n * radius, normal: n, uv, dpdu, dpdv, frame: TangentFrame::General })
 }
 
 fn ground_distance(center: DVec3, half: f64, origin: DVec3, dir: DVec3, t_max: f64) -> Option<f64> {
@@ -216,7 +252,8 @@ fn intersect_ground(
     let size = 2.0 * half;
     let uv = ((local.x + half) / size * repeat, (local.z + half) / size * repeat);
     let normal = if origin.y >= center.y { DVec3::Y } else { -DVec3::Y };
-    Some(SurfaceHit { t, position: p, normal, uv, dpdu: DVec3::X * (size / repeat), dpdv: DVec3::Z * (size / repeat) })
+    let (dpdu, dpdv) = (DVec3::X * (size / repeat), DVec3::Z * (size / repeat));
+    Some(SurfaceHit { t, position: p, normal, uv, dpdu, dpdv, frame: TangentFrame::Axes { normal: 1, u: 0, v: 2 } })
 }
 
 #[cfg(test)]

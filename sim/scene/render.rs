@@ -180,19 +180,39 @@ struct Traced {
     samples: std::ops::Range<usize>,
 }
 
-/// One texture read of a traced pixel: its LODs and, when feedback follows the footprint,
-/// the feedback footprint.
+/// One texture read of a traced pixel: its LODs and which feedback it writes.
+#[derive(Clone, Copy)]
 struct TracedSample {
     texture: u32,
     desired: f32,
     effective: f32,
-    /// Feedback over the footprint: the footprint; at the location: the feedback texel.
     writes: Writes,
 }
 
+#[derive(Clone, Copy)]
 enum Writes {
-    Footprint(Footprint),
+    /// Over the footprint: its index in the chunk's footprint buffer.
+    Footprint(u32),
+    /// At the location: the feedback texel.
     Texel(u32, u32),
+}
+
+/// A texture of a material, with the classes of textures it shares work with.
+#[derive(Debug, Clone, Copy)]
+struct MaterialTexture {
+    texture: u32,
+    /// Lowest texture id with an equal sampler (same desired LOD for equal derivatives).
+    sampler_class: u32,
+    /// Lowest texture id with an equal feedback layout (same texel for equal UVs).
+    layout_class: u32,
+}
+
+/// One parallel work item's output, buffers reused across frames.
+#[derive(Default)]
+struct Chunk {
+    pixels: Vec<Traced>,
+    samples: Vec<TracedSample>,
+    footprints: Vec<Footprint>,
 }
 
 /// Per-texture feedback maps (slices of arrays of equal size) and MinMip maps.
@@ -211,6 +231,8 @@ pub struct FeedbackRenderer<'s> {
     writes_feedback: Vec<bool>,
     /// Each texture's sampler, checked once.
     samplers: Vec<PreparedSampler>,
+    /// Per shape, its material's textures (the scene's `textures_of`, with classes).
+    materials: Vec<Vec<MaterialTexture>>,
     /// Each texture's requested tiles, filled and drained by `requested_tiles`.
     tile_sets: Vec<TileSet>,
     /// Textures whose feedback maps were written since the last clear.
@@ -223,7 +245,7 @@ pub struct FeedbackRenderer<'s> {
 struct FrameBuffers {
     pixels: Vec<(u32, u32)>,
     visibility: Visibility,
-    traced: Vec<(Vec<Traced>, Vec<TracedSample>)>,
+    traced: Vec<Chunk>,
 }
 
 impl<'s> FeedbackRenderer<'s> {
@@ -280,6 +302,21 @@ impl<'s> FeedbackRenderer<'s> {
             .collect::<Result<_, _>>()
             .map_err(|e| ConfigError::new("sampler", e.to_string()))?;
         let written = vec![false; scene.textures.len()];
+        let samplers: Vec<PreparedSampler> = samplers;
+        let sampler_class = classes(&samplers);
+        let layout_class = classes(&layouts);
+        let materials = (0..scene.shapes.len() as u32)
+            .map(|shape| {
+                scene
+                    .textures_of(shape)
+                    .map(|texture| MaterialTexture {
+                        texture,
+                        sampler_class: sampler_class[texture as usize],
+                        layout_class: layout_class[texture as usize],
+                    })
+                    .collect()
+            })
+            .collect();
         Ok(FeedbackRenderer {
             scene,
             cfg: *cfg,
@@ -291,6 +328,7 @@ impl<'s> FeedbackRenderer<'s> {
             minmip,
             writes_feedback,
             samplers,
+            materials,
             tile_sets: scene.textures.iter().map(|d| TileSet::new(TileGrid::new(d))).collect(),
             written,
             frame: FrameBuffers::default(),
@@ -394,42 +432,43 @@ impl<'s> FeedbackRenderer<'s> {
             let this = &*self;
             let (pixels, visibility) = (&bufs.pixels, &bufs.visibility);
             bufs.traced.resize_with(pixels.len().div_ceil(CHUNK), Default::default);
-            super::par::for_each_indexed(&mut bufs.traced, |c, (out_pixels, out_samples)| {
-                out_pixels.clear();
-                out_samples.clear();
+            super::par::for_each_indexed(&mut bufs.traced, |c, chunk| {
+                chunk.pixels.clear();
+                chunk.samples.clear();
+                chunk.footprints.clear();
                 let first = c * CHUNK;
                 for (i, &(x, y)) in pixels.iter().enumerate().skip(first).take(CHUNK) {
-                    out_pixels.push(this.trace(camera, visibility, i, x, y, out_samples));
+                    let traced = this.trace(camera, visibility, i, x, y, &mut chunk.samples, &mut chunk.footprints);
+                    chunk.pixels.push(traced);
                 }
             });
         }
-        let traced = &bufs.traced;
         let mut stats = FrameStats::default();
-        for (chunk_pixels, chunk_samples) in traced {
-            for t in chunk_pixels {
+        for chunk in &bufs.traced {
+            for t in &chunk.pixels {
                 stats.samples += 1;
                 if !t.hit {
                     continue;
                 }
                 stats.hits += 1;
-                for (k, s) in chunk_samples[t.samples.clone()].iter().enumerate() {
-                    let tex = &s.texture;
+                for (k, s) in chunk.samples[t.samples.clone()].iter().enumerate() {
+                    let tex = s.texture as usize;
                     stats.texture_samples += 1;
                     let deficit = f64::from(s.effective - s.desired).max(0.0);
                     stats.lod_deficit_sum += deficit;
                     if deficit >= 1.0 {
                         stats.blurry += 1;
                     }
-                    if self.writes_feedback[*tex as usize] {
-                        self.written[*tex as usize] = true;
-                        self.write_feedback(*tex, s);
+                    if self.writes_feedback[tex] {
+                        self.written[tex] = true;
+                        self.write_feedback(s, &chunk.footprints);
                     }
                     if k == 0 {
                         if let Some(out) = pixels.as_deref_mut() {
                             out.push(PixelLods {
                                 x: t.x,
                                 y: t.y,
-                                texture: *tex,
+                                texture: s.texture,
                                 desired: s.desired,
                                 effective: s.effective,
                             });
@@ -443,24 +482,25 @@ impl<'s> FeedbackRenderer<'s> {
     }
 
     /// Writes one texture read's feedback, over its footprint or at its location.
-    fn write_feedback(&mut self, tex: u32, s: &TracedSample) {
+    fn write_feedback(&mut self, s: &TracedSample, footprints: &[Footprint]) {
+        let tex = s.texture;
         let layout = &self.layouts[tex as usize];
         let policy = self.cfg.feedback.small_tail;
-        match (self.cfg.feedback.kind, &s.writes) {
+        match (self.cfg.feedback.kind, s.writes) {
             (FeedbackKind::MinMip, Writes::Footprint(footprint)) => {
                 let (a, slice) = self.slots[tex as usize];
                 let mut map = self.arrays[a].slice_mut(slice).expect("slot exists");
-                let _ = layout.write_min_mip(&mut map, footprint, s.desired, policy);
+                let _ = layout.write_min_mip(&mut map, &footprints[footprint as usize], s.desired, policy);
             }
-            (FeedbackKind::MinMip, &Writes::Texel(x, y)) => {
+            (FeedbackKind::MinMip, Writes::Texel(x, y)) => {
                 let (a, slice) = self.slots[tex as usize];
                 let mut map = self.arrays[a].slice_mut(slice).expect("slot exists");
                 map.write_min(x, y, layout.recorded_value(s.desired, policy));
             }
             (FeedbackKind::MipRegionUsed, Writes::Footprint(footprint)) => {
-                let _ = layout.write_region_used(&mut self.region_used[tex as usize], footprint);
+                let _ = layout.write_region_used(&mut self.region_used[tex as usize], &footprints[footprint as usize]);
             }
-            (FeedbackKind::MipRegionUsed, &Writes::Texel(x, y)) => {
+            (FeedbackKind::MipRegionUsed, Writes::Texel(x, y)) => {
                 let (first, second) = linear_mips(f64::from(s.desired), layout.mip_count());
                 let map = &mut self.region_used[tex as usize];
                 map.set(x, y, first);
@@ -473,6 +513,7 @@ impl<'s> FeedbackRenderer<'s> {
 
     /// Shades sample `i` (pixel (x, y)) from the visibility pass and samples every texture
     /// of the material it hits.
+    #[allow(clippy::too_many_arguments)]
     fn trace(
         &self,
         camera: &RayCamera,
@@ -481,52 +522,65 @@ impl<'s> FeedbackRenderer<'s> {
         x: u32,
         y: u32,
         out: &mut Vec<TracedSample>,
+        footprints: &mut Vec<Footprint>,
     ) -> Traced {
         let start = out.len();
+        let miss = Traced { x, y, hit: false, samples: start..start };
         let object = visibility.nearest(i);
-        let hit = (object != MISS).then(|| camera.shade(&self.scene.shapes, visibility.ray(i), object)).flatten();
-        let Some(hit) = hit else {
-            return Traced { x, y, hit: false, samples: start..start };
-        };
-        let uv = (hit.hit.uv.0.rem_euclid(1.0), hit.hit.uv.1.rem_euclid(1.0));
+        if object == MISS {
+            return miss;
+        }
+        let Some(hit) = camera.shade(&self.scene.shapes, visibility.ray(i), object) else { return miss };
+        let uv = (wrap_unit(hit.hit.uv.0), wrap_unit(hit.hit.uv.1));
         let derivs = [hit.duv_dx.0, hit.duv_dx.1, hit.duv_dy.0, hit.duv_dy.1];
-        let at_location = self.cfg.feedback.writes == FeedbackWrites::Location;
-        // A set's textures usually share a size, hence the desired LOD, and often a
-        // feedback layout, hence the texel written.
-        let mut shared: Option<(&PreparedSampler, DesiredLod)> = None;
-        let mut shared_texel: Option<(&FeedbackLayout, (u32, u32))> = None;
-        for texture in self.scene.textures_of(hit.object) {
-            let sampler = &self.samplers[texture as usize];
-            let minmip = Some(&self.minmip[texture as usize]);
-            let traced = if at_location {
-                let desired = match shared {
-                    Some((s, d)) if s == sampler => Ok(d),
-                    _ => sampler.desired(derivs),
+        let textures = &self.materials[hit.object as usize];
+        if self.cfg.feedback.writes == FeedbackWrites::Location {
+            // A set's textures usually share a size, hence the desired LOD, and often a
+            // feedback layout, hence the texel written.
+            let mut desired: Option<(u32, Option<DesiredLod>)> = None;
+            let mut texel: Option<(u32, (u32, u32))> = None;
+            for m in textures {
+                let sampler = &self.samplers[m.texture as usize];
+                let d = match desired {
+                    Some((class, d)) if class == m.sampler_class => d,
+                    _ => {
+                        let d = sampler.desired(derivs).ok();
+                        desired = Some((m.sampler_class, d));
+                        d
+                    }
                 };
-                if let Ok(d) = desired {
-                    shared = Some((sampler, d));
+                let (tx, ty) = match texel {
+                    Some((class, t)) if class == m.layout_class => t,
+                    _ => {
+                        let t = self.layouts[m.texture as usize].location(uv);
+                        texel = Some((m.layout_class, t));
+                        t
+                    }
+                };
+                let minmip = Some(&self.minmip[m.texture as usize]);
+                if let Some(l) = d.and_then(|d| sampler.clamped(uv, &d, minmip).ok()) {
+                    out.push(TracedSample {
+                        texture: m.texture,
+                        desired: l.desired_lod,
+                        effective: l.effective_lod,
+                        writes: Writes::Texel(tx, ty),
+                    });
                 }
-                let layout = &self.layouts[texture as usize];
-                let (x, y) = match shared_texel {
-                    Some((l, texel)) if l == layout => texel,
-                    _ => layout.location(uv),
-                };
-                shared_texel = Some((layout, (x, y)));
-                desired.and_then(|d| sampler.clamped(uv, &d, minmip)).ok().map(|l| TracedSample {
-                    texture,
-                    desired: l.desired_lod,
-                    effective: l.effective_lod,
-                    writes: Writes::Texel(x, y),
-                })
-            } else {
-                sampler.sample(uv, derivs, minmip).ok().map(|s| TracedSample {
-                    texture,
-                    desired: s.desired_lod,
-                    effective: s.effective_lod,
-                    writes: Writes::Footprint(s.feedback_footprint),
-                })
-            };
-            out.extend(traced);
+            }
+        } else {
+            for m in textures {
+                let sampler = &self.samplers[m.texture as usize];
+                let minmip = Some(&self.minmip[m.texture as usize]);
+                if let Ok(s) = sampler.sample(uv, derivs, minmip) {
+                    out.push(TracedSample {
+                        texture: m.texture,
+                        desired: s.desired_lod,
+                        effective: s.effective_lod,
+                        writes: Writes::Footprint(footprints.len() as u32),
+                    });
+                    footprints.push(s.feedback_footprint);
+                }
+            }
         }
         Traced { x, y, hit: true, samples: start..out.len() }
     }
@@ -550,7 +604,13 @@ impl<'s> FeedbackRenderer<'s> {
             // Tile sizes are powers of two: shifts, not divisions, in this per-texel loop.
             debug_assert!(tw.is_power_of_two() && th.is_power_of_two());
             let (tw_shift, th_shift) = (tw.trailing_zeros(), th.trailing_zeros());
+            let region_is_tile = (rw, rh) == (tw, th);
             let mut add = |fx: u32, fy: u32, mip: u32| {
+                if region_is_tile {
+                    // The usual layout: a texel's tile of mip m is its position >> m.
+                    set.insert(mip, fx >> mip, fy >> mip);
+                    return;
+                }
                 let x0 = (fx * rw) >> mip >> tw_shift;
                 let x1 = (((fx + 1) * rw).saturating_sub(1)) >> mip >> tw_shift;
                 let y0 = (fy * rh) >> mip >> th_shift;
@@ -586,5 +646,33 @@ impl<'s> FeedbackRenderer<'s> {
             self.tile_sets[tex].drain_into(tex as u32, &mut out);
         }
         out
+    }
+}
+
+/// For each item, the index of the first item equal to it (few distinct values: the search
+/// runs over those only).
+fn classes<T: PartialEq>(items: &[T]) -> Vec<u32> {
+    let mut firsts: Vec<usize> = Vec::new();
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let first = firsts.iter().copied().find(|&f| items[f] == *item).unwrap_or_else(|| {
+                firsts.push(i);
+                i
+            });
+            first as u32
+        })
+        .collect()
+}
+
+/// `u.rem_euclid(1.0)`, without the libm call for the usual case of a value already in
+/// [0, 1).
+#[inline]
+fn wrap_unit(u: f64) -> f64 {
+    if (0.0..1.0).contains(&u) {
+        u
+    } else {
+        u.rem_euclid(1.0)
     }
 }
