@@ -105,6 +105,7 @@ impl Shape {
     }
 
     /// As [`intersect`](Self::intersect), given `1 / dir` too. Same hit.
+    #[inline]
     pub fn intersect_inv(&self, origin: DVec3, dir: DVec3, inv_dir: DVec3, t_max: f64) -> Option<SurfaceHit> {
         match *self {
             Shape::Cube { center, half } => intersect_cube(center, half, origin, dir, inv_dir, t_max),
@@ -136,6 +137,7 @@ fn cube_distance(center: DVec3, half: f64, origin: DVec3, dir: DVec3, t_max: f64
 }
 
 /// As [`cube_distance`] with `inv` = 1 / dir.
+#[inline]
 fn cube_distance_inv(center: DVec3, half: f64, origin: DVec3, inv: DVec3, t_max: f64) -> Option<(f64, usize)> {
     let local = origin - center;
     let t0 = (DVec3::splat(-half) - local) * inv;
@@ -156,6 +158,7 @@ fn cube_distance_inv(center: DVec3, half: f64, origin: DVec3, inv: DVec3, t_max:
     (t <= t_max).then_some((t, axis))
 }
 
+#[inline]
 fn intersect_cube(
     center: DVec3,
     half: f64,

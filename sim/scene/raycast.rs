@@ -65,6 +65,7 @@ impl RayCamera {
     }
 
     /// The pixel's hit from the object a visibility pass found nearest along `ray`.
+    #[inline]
     pub fn shade(&self, shapes: &[Shape], ray: &PrimaryRay, object: u32) -> Option<PixelHit> {
         let hit = shapes[object as usize].intersect_inv(self.position, ray.dir, ray.inv_dir, f64::INFINITY)?;
         let (duv_dx, duv_dy) = uv_derivatives(&hit, ray);
@@ -107,6 +108,7 @@ pub struct PrimaryRay {
 
 /// Transfers the direction differentials to the hit plane and expresses them in (u, v):
 /// (∂uv/∂x, ∂uv/∂y).
+#[inline]
 pub(crate) fn uv_derivatives(hit: &SurfaceHit, ray: &PrimaryRay) -> ((f64, f64), (f64, f64)) {
     match hit.frame {
         TangentFrame::Axes { normal, u, v } => axis_uv_derivatives(hit, ray, normal, u, v),
@@ -139,6 +141,7 @@ pub(crate) fn general_uv_derivatives(hit: &SurfaceHit, ray: &PrimaryRay) -> ((f6
 /// [`general_uv_derivatives`] for a frame along the world axes, with the terms that are
 /// products of exact zeros left out. Adding a zero is exact, so the result is the same
 /// (up to the sign of a zero derivative) at a third of the arithmetic.
+#[inline]
 fn axis_uv_derivatives(hit: &SurfaceHit, ray: &PrimaryRay, n: usize, u: usize, v: usize) -> ((f64, f64), (f64, f64)) {
     let (n_sign, pu, pv) = (hit.normal[n], hit.dpdu[u], hit.dpdv[v]);
     let dn = ray.dir[n] * n_sign;

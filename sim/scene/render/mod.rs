@@ -3,17 +3,20 @@
 //! texture's MinMip feedback map) and the effective LOD after its MinMip clamp (what the
 //! sample really reads; the gap is the visual-quality cost of missing tiles).
 
+mod trace;
+
 use super::requests::TileSet;
-use super::visibility::{Visibility, MISS};
+use super::visibility::Visibility;
 use super::{RayCamera, SamplePattern, Scene};
 use serde::{Deserialize, Serialize};
 use sfsim_models::gpu::{
-    linear_mips, DesiredLod, FeedbackArray, FeedbackLayout, Filter, Footprint, Lod53, MinMipFeedbackSlice, MinMipMap,
+    linear_mips, FeedbackArray, FeedbackLayout, Filter, Footprint, Lod53, MinMipFeedbackSlice, MinMipMap,
     MipRegionUsedFeedback, PreparedSampler, SamplerDesc, SmallTailPolicy,
 };
 use sfsim_models::texture::{TileCoord, TileGrid};
 use sfsim_models::ConfigError;
 use std::collections::BTreeMap;
+use trace::{Chunk, MaterialTexture, TracedSample, Writes, CHUNK};
 
 /// Which mips are resident when no streaming engine runs (the engine drives the MinMip
 /// maps itself).
@@ -166,53 +169,6 @@ pub struct PixelLods {
     pub texture: u32,
     pub desired: f32,
     pub effective: f32,
-}
-
-/// Samples per parallel work item.
-const CHUNK: usize = 256;
-
-/// One sampled pixel: the textures it read and what the sampler computed for each.
-struct Traced {
-    x: u32,
-    y: u32,
-    hit: bool,
-    /// Its texture reads in the chunk's sample buffer.
-    samples: std::ops::Range<usize>,
-}
-
-/// One texture read of a traced pixel: its LODs and which feedback it writes.
-#[derive(Clone, Copy)]
-struct TracedSample {
-    texture: u32,
-    desired: f32,
-    effective: f32,
-    writes: Writes,
-}
-
-#[derive(Clone, Copy)]
-enum Writes {
-    /// Over the footprint: its index in the chunk's footprint buffer.
-    Footprint(u32),
-    /// At the location: the feedback texel.
-    Texel(u32, u32),
-}
-
-/// A texture of a material, with the classes of textures it shares work with.
-#[derive(Debug, Clone, Copy)]
-struct MaterialTexture {
-    texture: u32,
-    /// Lowest texture id with an equal sampler (same desired LOD for equal derivatives).
-    sampler_class: u32,
-    /// Lowest texture id with an equal feedback layout (same texel for equal UVs).
-    layout_class: u32,
-}
-
-/// One parallel work item's output, buffers reused across frames.
-#[derive(Default)]
-struct Chunk {
-    pixels: Vec<Traced>,
-    samples: Vec<TracedSample>,
-    footprints: Vec<Footprint>,
 }
 
 /// Per-texture feedback maps (slices of arrays of equal size) and MinMip maps.
@@ -433,47 +389,39 @@ impl<'s> FeedbackRenderer<'s> {
             let (pixels, visibility) = (&bufs.pixels, &bufs.visibility);
             bufs.traced.resize_with(pixels.len().div_ceil(CHUNK), Default::default);
             super::par::for_each_indexed(&mut bufs.traced, |c, chunk| {
-                chunk.pixels.clear();
-                chunk.samples.clear();
-                chunk.footprints.clear();
-                let first = c * CHUNK;
-                for (i, &(x, y)) in pixels.iter().enumerate().skip(first).take(CHUNK) {
-                    let traced = this.trace(camera, visibility, i, x, y, &mut chunk.samples, &mut chunk.footprints);
-                    chunk.pixels.push(traced);
-                }
+                let samples = c * CHUNK..((c + 1) * CHUNK).min(pixels.len());
+                this.trace_chunk(camera, visibility, pixels, samples, chunk);
             });
         }
         let mut stats = FrameStats::default();
         for chunk in &bufs.traced {
-            for t in &chunk.pixels {
-                stats.samples += 1;
-                if !t.hit {
-                    continue;
+            stats.samples += chunk.pixels.len() as u64;
+            stats.hits += chunk.pixels.iter().filter(|t| t.hit).count() as u64;
+            for s in &chunk.samples {
+                stats.texture_samples += 1;
+                let deficit = f64::from(s.effective - s.desired).max(0.0);
+                stats.lod_deficit_sum += deficit;
+                stats.blurry += u64::from(deficit >= 1.0);
+            }
+            if let Some(out) = pixels.as_deref_mut() {
+                for t in &chunk.pixels {
+                    if let Some(s) = chunk.samples[t.samples.clone()].first() {
+                        out.push(PixelLods {
+                            x: t.x,
+                            y: t.y,
+                            texture: s.texture,
+                            desired: s.desired,
+                            effective: s.effective,
+                        });
+                    }
                 }
-                stats.hits += 1;
-                for (k, s) in chunk.samples[t.samples.clone()].iter().enumerate() {
-                    let tex = s.texture as usize;
-                    stats.texture_samples += 1;
-                    let deficit = f64::from(s.effective - s.desired).max(0.0);
-                    stats.lod_deficit_sum += deficit;
-                    if deficit >= 1.0 {
-                        stats.blurry += 1;
-                    }
-                    if self.writes_feedback[tex] {
-                        self.written[tex] = true;
-                        self.write_feedback(s, &chunk.footprints);
-                    }
-                    if k == 0 {
-                        if let Some(out) = pixels.as_deref_mut() {
-                            out.push(PixelLods {
-                                x: t.x,
-                                y: t.y,
-                                texture: s.texture,
-                                desired: s.desired,
-                                effective: s.effective,
-                            });
-                        }
-                    }
+            }
+            // Atomic-min and bit-set writes: their order does not matter.
+            for s in &chunk.samples {
+                let tex = s.texture as usize;
+                if self.writes_feedback[tex] {
+                    self.written[tex] = true;
+                    self.write_feedback(s, &chunk.footprints);
                 }
             }
         }
@@ -509,80 +457,6 @@ impl<'s> FeedbackRenderer<'s> {
                 }
             }
         }
-    }
-
-    /// Shades sample `i` (pixel (x, y)) from the visibility pass and samples every texture
-    /// of the material it hits.
-    #[allow(clippy::too_many_arguments)]
-    fn trace(
-        &self,
-        camera: &RayCamera,
-        visibility: &Visibility,
-        i: usize,
-        x: u32,
-        y: u32,
-        out: &mut Vec<TracedSample>,
-        footprints: &mut Vec<Footprint>,
-    ) -> Traced {
-        let start = out.len();
-        let miss = Traced { x, y, hit: false, samples: start..start };
-        let object = visibility.nearest(i);
-        if object == MISS {
-            return miss;
-        }
-        let Some(hit) = camera.shade(&self.scene.shapes, visibility.ray(i), object) else { return miss };
-        let uv = (wrap_unit(hit.hit.uv.0), wrap_unit(hit.hit.uv.1));
-        let derivs = [hit.duv_dx.0, hit.duv_dx.1, hit.duv_dy.0, hit.duv_dy.1];
-        let textures = &self.materials[hit.object as usize];
-        if self.cfg.feedback.writes == FeedbackWrites::Location {
-            // A set's textures usually share a size, hence the desired LOD, and often a
-            // feedback layout, hence the texel written.
-            let mut desired: Option<(u32, Option<DesiredLod>)> = None;
-            let mut texel: Option<(u32, (u32, u32))> = None;
-            for m in textures {
-                let sampler = &self.samplers[m.texture as usize];
-                let d = match desired {
-                    Some((class, d)) if class == m.sampler_class => d,
-                    _ => {
-                        let d = sampler.desired(derivs).ok();
-                        desired = Some((m.sampler_class, d));
-                        d
-                    }
-                };
-                let (tx, ty) = match texel {
-                    Some((class, t)) if class == m.layout_class => t,
-                    _ => {
-                        let t = self.layouts[m.texture as usize].location(uv);
-                        texel = Some((m.layout_class, t));
-                        t
-                    }
-                };
-                let minmip = Some(&self.minmip[m.texture as usize]);
-                if let Some(l) = d.and_then(|d| sampler.clamped(uv, &d, minmip).ok()) {
-                    out.push(TracedSample {
-                        texture: m.texture,
-                        desired: l.desired_lod,
-                        effective: l.effective_lod,
-                        writes: Writes::Texel(tx, ty),
-                    });
-                }
-            }
-        } else {
-            for m in textures {
-                let sampler = &self.samplers[m.texture as usize];
-                let minmip = Some(&self.minmip[m.texture as usize]);
-                if let Ok(s) = sampler.sample(uv, derivs, minmip) {
-                    out.push(TracedSample {
-                        texture: m.texture,
-                        desired: s.desired_lod,
-                        effective: s.effective_lod,
-                        writes: Writes::Footprint(footprints.len() as u32),
-                    });
-                    footprints.push(s.feedback_footprint);
-                }
-            }
-        }
-        Traced { x, y, hit: true, samples: start..out.len() }
     }
 
     /// The standard tiles the feedback maps request, as (texture, tile), sorted and without
@@ -664,15 +538,4 @@ fn classes<T: PartialEq>(items: &[T]) -> Vec<u32> {
             first as u32
         })
         .collect()
-}
-
-/// `u.rem_euclid(1.0)`, without the libm call for the usual case of a value already in
-/// [0, 1).
-#[inline]
-fn wrap_unit(u: f64) -> f64 {
-    if (0.0..1.0).contains(&u) {
-        u
-    } else {
-        u.rem_euclid(1.0)
-    }
 }

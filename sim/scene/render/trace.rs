@@ -1,0 +1,194 @@
+//! Shading and sampling a chunk of a frame's samples (read-only: chunks run in parallel).
+//!
+//! With feedback at the sample location the chunk goes through three short passes —
+//! shade every hit, then compute every desired LOD, then clamp and locate every texture
+//! read — rather than one long body per sample: each pass's iterations are independent,
+//! so the core overlaps the divisions, square roots and logarithms of neighbouring
+//! samples instead of waiting on each in turn. The arithmetic is the same either way.
+
+use super::super::visibility::{Visibility, MISS};
+use super::super::RayCamera;
+use super::{FeedbackRenderer, FeedbackWrites};
+use sfsim_models::gpu::{DesiredLod, Footprint};
+
+/// Samples per parallel work item.
+pub(super) const CHUNK: usize = 256;
+
+/// One sampled pixel: the textures it read and what the sampler computed for each.
+pub(super) struct Traced {
+    pub x: u32,
+    pub y: u32,
+    pub hit: bool,
+    /// Its texture reads in the chunk's sample buffer.
+    pub samples: std::ops::Range<usize>,
+}
+
+/// One texture read of a traced pixel: its LODs and which feedback it writes.
+#[derive(Clone, Copy)]
+pub(super) struct TracedSample {
+    pub texture: u32,
+    pub desired: f32,
+    pub effective: f32,
+    pub writes: Writes,
+}
+
+#[derive(Clone, Copy)]
+pub(super) enum Writes {
+    /// Over the footprint: its index in the chunk's footprint buffer.
+    Footprint(u32),
+    /// At the location: the feedback texel.
+    Texel(u32, u32),
+}
+
+/// A texture of a material, with the classes of textures it shares work with.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct MaterialTexture {
+    pub texture: u32,
+    /// Lowest texture id with an equal sampler (same desired LOD for equal derivatives).
+    pub sampler_class: u32,
+    /// Lowest texture id with an equal feedback layout (same texel for equal UVs).
+    pub layout_class: u32,
+}
+
+/// One parallel work item's output, and its scratch buffers, reused across frames.
+#[derive(Default)]
+pub(super) struct Chunk {
+    pub pixels: Vec<Traced>,
+    pub samples: Vec<TracedSample>,
+    pub footprints: Vec<Footprint>,
+    hits: Vec<ShadedHit>,
+    desired: Vec<Option<DesiredLod>>,
+}
+
+/// A sample that hit something: where, and the UV derivatives there.
+#[derive(Clone, Copy)]
+struct ShadedHit {
+    sample: usize,
+    object: u32,
+    uv: (f64, f64),
+    derivs: [f64; 4],
+}
+
+impl FeedbackRenderer<'_> {
+    /// Traces samples `range` of the frame's `pixels` into `chunk`.
+    pub(super) fn trace_chunk(
+        &self,
+        camera: &RayCamera,
+        visibility: &Visibility,
+        pixels: &[(u32, u32)],
+        range: std::ops::Range<usize>,
+        chunk: &mut Chunk,
+    ) {
+        chunk.pixels.clear();
+        chunk.samples.clear();
+        chunk.footprints.clear();
+        chunk.hits.clear();
+        chunk.desired.clear();
+        // Pass 1: shading.
+        for i in range.clone() {
+            let object = visibility.nearest(i);
+            if object == MISS {
+                continue;
+            }
+            if let Some(hit) = camera.shade(&self.scene.shapes, visibility.ray(i), object) {
+                chunk.hits.push(ShadedHit {
+                    sample: i,
+                    object,
+                    uv: (wrap_unit(hit.hit.uv.0), wrap_unit(hit.hit.uv.1)),
+                    derivs: [hit.duv_dx.0, hit.duv_dx.1, hit.duv_dy.0, hit.duv_dy.1],
+                });
+            }
+        }
+        let at_location = self.cfg.feedback.writes == FeedbackWrites::Location;
+        if at_location {
+            // Pass 2: the desired LOD of each hit's first texture (its set usually shares it).
+            let desired = chunk.hits.iter().map(|h| {
+                let first = self.materials[h.object as usize].first()?;
+                self.samplers[first.texture as usize].desired(h.derivs).ok()
+            });
+            chunk.desired.extend(desired);
+        }
+        // Pass 3: every texture read, in sample order.
+        let mut hits = chunk.hits.iter().zip(chunk.desired.iter().copied().chain(std::iter::repeat(None))).peekable();
+        for i in range {
+            let (x, y) = pixels[i];
+            let start = chunk.samples.len();
+            let Some((hit, desired)) = hits.next_if(|(h, _)| h.sample == i) else {
+                chunk.pixels.push(Traced { x, y, hit: false, samples: start..start });
+                continue;
+            };
+            if at_location {
+                self.sample_at_location(hit, desired, &mut chunk.samples);
+            } else {
+                self.sample_footprints(hit, &mut chunk.samples, &mut chunk.footprints);
+            }
+            chunk.pixels.push(Traced { x, y, hit: true, samples: start..chunk.samples.len() });
+        }
+    }
+
+    /// Samples every texture of the hit's material, feedback at the sample location.
+    /// `first_desired` is the desired LOD of its first texture.
+    fn sample_at_location(&self, hit: &ShadedHit, first_desired: Option<DesiredLod>, out: &mut Vec<TracedSample>) {
+        let textures = &self.materials[hit.object as usize];
+        // A set's textures usually share a size, hence the desired LOD, and often a
+        // feedback layout, hence the texel written.
+        let mut desired = textures.first().map(|m| (m.sampler_class, first_desired));
+        let mut texel: Option<(u32, (u32, u32))> = None;
+        for m in textures {
+            let sampler = &self.samplers[m.texture as usize];
+            let d = match desired {
+                Some((class, d)) if class == m.sampler_class => d,
+                _ => {
+                    let d = sampler.desired(hit.derivs).ok();
+                    desired = Some((m.sampler_class, d));
+                    d
+                }
+            };
+            let (tx, ty) = match texel {
+                Some((class, t)) if class == m.layout_class => t,
+                _ => {
+                    let t = self.layouts[m.texture as usize].location(hit.uv);
+                    texel = Some((m.layout_class, t));
+                    t
+                }
+            };
+            let minmip = Some(&self.minmip[m.texture as usize]);
+            if let Some(l) = d.and_then(|d| sampler.clamped(hit.uv, &d, minmip).ok()) {
+                out.push(TracedSample {
+                    texture: m.texture,
+                    desired: l.desired_lod,
+                    effective: l.effective_lod,
+                    writes: Writes::Texel(tx, ty),
+                });
+            }
+        }
+    }
+
+    /// Samples every texture of the hit's material, feedback over the filter footprint.
+    fn sample_footprints(&self, hit: &ShadedHit, out: &mut Vec<TracedSample>, footprints: &mut Vec<Footprint>) {
+        for m in &self.materials[hit.object as usize] {
+            let sampler = &self.samplers[m.texture as usize];
+            let minmip = Some(&self.minmip[m.texture as usize]);
+            if let Ok(s) = sampler.sample(hit.uv, hit.derivs, minmip) {
+                out.push(TracedSample {
+                    texture: m.texture,
+                    desired: s.desired_lod,
+                    effective: s.effective_lod,
+                    writes: Writes::Footprint(footprints.len() as u32),
+                });
+                footprints.push(s.feedback_footprint);
+            }
+        }
+    }
+}
+
+/// `u.rem_euclid(1.0)`, without the libm call for the usual case of a value already in
+/// [0, 1).
+#[inline]
+fn wrap_unit(u: f64) -> f64 {
+    if (0.0..1.0).contains(&u) {
+        u
+    } else {
+        u.rem_euclid(1.0)
+    }
+}
