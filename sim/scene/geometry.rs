@@ -65,7 +65,7 @@ pub enum TangentFrame {
     General,
     /// Each along one world axis (indices 0..3, all different): cube faces and the
     /// ground. Ray differentials then need no least-squares fit.
-    Axes { normal: usize, u: usize, v: usize },
+    Axes { normal: u8, u: u8, v: u8 },
 }
 
 impl Shape {
@@ -105,7 +105,7 @@ impl Shape {
     }
 
     /// As [`intersect`](Self::intersect), given `1 / dir` too. Same hit.
-    #[inline]
+    #[inline(always)]
     pub fn intersect_inv(&self, origin: DVec3, dir: DVec3, inv_dir: DVec3, t_max: f64) -> Option<SurfaceHit> {
         match *self {
             Shape::Cube { center, half } => intersect_cube(center, half, origin, dir, inv_dir, t_max),
@@ -192,7 +192,7 @@ fn intersect_cube(
         uv,
         dpdu,
         dpdv,
-        frame: TangentFrame::Axes { normal: axis, u: a, v: b },
+        frame: TangentFrame::Axes { normal: axis as u8, u: a as u8, v: b as u8 },
     })
 }
 

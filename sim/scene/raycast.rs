@@ -65,7 +65,7 @@ impl RayCamera {
     }
 
     /// The pixel's hit from the object a visibility pass found nearest along `ray`.
-    #[inline]
+    #[inline(always)]
     pub fn shade(&self, shapes: &[Shape], ray: &PrimaryRay, object: u32) -> Option<PixelHit> {
         let hit = shapes[object as usize].intersect_inv(self.position, ray.dir, ray.inv_dir, f64::INFINITY)?;
         let (duv_dx, duv_dy) = uv_derivatives(&hit, ray);
@@ -111,7 +111,7 @@ pub struct PrimaryRay {
 #[inline]
 pub(crate) fn uv_derivatives(hit: &SurfaceHit, ray: &PrimaryRay) -> ((f64, f64), (f64, f64)) {
     match hit.frame {
-        TangentFrame::Axes { normal, u, v } => axis_uv_derivatives(hit, ray, normal, u, v),
+        TangentFrame::Axes { normal, u, v } => axis_uv_derivatives(hit, ray, normal.into(), u.into(), v.into()),
         TangentFrame::General => general_uv_derivatives(hit, ray),
     }
 }

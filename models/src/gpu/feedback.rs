@@ -116,6 +116,18 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> MinMipFeedback<S> {
         *texel = (*texel).min(lod.0);
         true
     }
+
+    /// As [`write_min`](Self::write_min), returning the texel's value before the write
+    /// (`None`, and nothing written, outside the map): [`Lod53::NONE`] marks a texel's
+    /// first request since the clear.
+    #[inline]
+    pub fn write_min_previous(&mut self, x: u32, y: u32, lod: Lod53) -> Option<Lod53> {
+        let i = self.index(x, y)?;
+        let texel = &mut self.texels.as_mut()[i];
+        let previous = *texel;
+        *texel = previous.min(lod.0);
+        Some(Lod53(previous))
+    }
 }
 
 /// MinMip feedback maps of one size stored as the slices of one Texture2DArray allocation,
@@ -199,6 +211,16 @@ impl FeedbackArray {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn write_min_previous_reports_the_first_request() {
+        let mut map = MinMipFeedback::new(4, 4).unwrap();
+        assert_eq!(map.write_min_previous(1, 2, Lod53(40)), Some(Lod53::NONE));
+        assert_eq!(map.write_min_previous(1, 2, Lod53(50)), Some(Lod53(40)));
+        assert_eq!(map.write_min_previous(1, 2, Lod53(8)), Some(Lod53(40)));
+        assert_eq!(map.get(1, 2), Some(Lod53(8)));
+        assert_eq!(map.write_min_previous(4, 0, Lod53(8)), None);
+    }
 
     #[test]
     fn new_map_is_cleared() {

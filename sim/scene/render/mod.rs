@@ -191,6 +191,9 @@ pub struct FeedbackRenderer<'s> {
     materials: Vec<Vec<MaterialTexture>>,
     /// Each texture's requested tiles, filled and drained by `requested_tiles`.
     tile_sets: Vec<TileSet>,
+    /// With MinMip feedback at the sample location: per texture, the texels (x | y << 16)
+    /// first written since the clear, so finding the requested tiles reads only those.
+    first_writes: Option<Vec<Vec<u32>>>,
     /// Textures whose feedback maps were written since the last clear.
     written: Vec<bool>,
     /// Per-frame buffers, kept so that a frame allocates nothing once warm.
@@ -285,6 +288,8 @@ impl<'s> FeedbackRenderer<'s> {
             writes_feedback,
             samplers,
             materials,
+            first_writes: (cfg.feedback.kind == FeedbackKind::MinMip && cfg.feedback.writes == FeedbackWrites::Location)
+                .then(|| vec![Vec::new(); scene.textures.len()]),
             tile_sets: scene.textures.iter().map(|d| TileSet::new(TileGrid::new(d))).collect(),
             written,
             frame: FrameBuffers::default(),
@@ -308,6 +313,7 @@ impl<'s> FeedbackRenderer<'s> {
             m.clear();
         }
         self.written.iter_mut().for_each(|w| *w = false);
+        self.first_writes.iter_mut().flatten().for_each(Vec::clear);
     }
 
     /// Feedback map size of a texture (feedback texels).
@@ -443,7 +449,11 @@ impl<'s> FeedbackRenderer<'s> {
             (FeedbackKind::MinMip, Writes::Texel(x, y)) => {
                 let (a, slice) = self.slots[tex as usize];
                 let mut map = self.arrays[a].slice_mut(slice).expect("slot exists");
-                map.write_min(x, y, layout.recorded_value(s.desired, policy));
+                let previous = map.write_min_previous(x, y, layout.recorded_value(s.desired, policy));
+                if let (Some(Lod53::NONE), Some(lists)) = (previous, self.first_writes.as_mut()) {
+                    // Feedback maps are at most 16384 / 4 texels across: x and y fit 16 bits.
+                    lists[tex as usize].push(x | y << 16);
+                }
             }
             (FeedbackKind::MipRegionUsed, Writes::Footprint(footprint)) => {
                 let _ = layout.write_region_used(&mut self.region_used[tex as usize], &footprints[footprint as usize]);
@@ -496,6 +506,18 @@ impl<'s> FeedbackRenderer<'s> {
                     let (a, s) = self.slots[tex];
                     let slice = self.arrays[a].slice(s).expect("slot exists");
                     let texels = slice.texels();
+                    if let Some(lists) = &self.first_writes {
+                        // Only the texels written this frame can hold a request.
+                        for &xy in &lists[tex] {
+                            let (fx, fy) = (xy & 0xFFFF, xy >> 16);
+                            let v = texels[(fy * mw + fx) as usize];
+                            if v != Lod53::NONE.0 {
+                                add(fx, fy, Lod53(v).mip());
+                            }
+                        }
+                        self.tile_sets[tex].drain_into(tex as u32, &mut out);
+                        continue;
+                    }
                     for (fy, row) in texels.chunks_exact(mw as usize).enumerate() {
                         for (fx, &v) in row.iter().enumerate() {
                             if v != Lod53::NONE.0 {
