@@ -17,7 +17,7 @@ pub use bvh::Bvh;
 pub use config::{ObjectGroup, SceneConfig, TextureSets};
 pub use geometry::{Aabb, Shape, SurfaceHit};
 pub use pattern::SamplePattern;
-pub use raycast::{PixelHit, PrimaryRay, RayCamera};
+pub use raycast::{PixelHit, PrimaryRay, RayCamera, RayDirection};
 pub use render::{
     FeedbackConfig, FeedbackKind, FeedbackRenderer, FeedbackWrites, FrameStats, PixelLods, RenderConfig, Residency,
 };

@@ -7,7 +7,7 @@
 //! between two objects the lower object index wins.
 
 use super::geometry::{Aabb, Shape};
-use super::raycast::{PrimaryRay, RayCamera};
+use super::raycast::{PrimaryRay, RayCamera, RayDirection};
 use glam::DVec3;
 
 /// How a frame's samples lie on the screen: one sample per `block_w` × `block_h` block,
@@ -26,7 +26,7 @@ pub const MISS: u32 = u32::MAX;
 /// Reusable buffers for the visibility pass (no allocation per frame once warm).
 #[derive(Debug, Default)]
 pub struct Visibility {
-    rays: Vec<PrimaryRay>,
+    rays: Vec<RayDirection>,
     nearest_t: Vec<f64>,
     nearest: Vec<u32>,
     /// (distance from the camera to the object's box, object, block rectangle).
@@ -49,7 +49,7 @@ impl Visibility {
     pub fn run(&mut self, camera: &RayCamera, shapes: &[Shape], pixels: &[(u32, u32)], grid: SampleGrid) {
         debug_assert_eq!(pixels.len(), (grid.blocks_x * grid.blocks_y) as usize);
         self.rays.clear();
-        self.rays.extend(pixels.iter().map(|&(x, y)| camera.primary_ray(x, y)));
+        self.rays.extend(pixels.iter().map(|&(x, y)| camera.primary_direction(x, y)));
         self.nearest_t.clear();
         self.nearest_t.resize(pixels.len(), f64::INFINITY);
         self.nearest.clear();
@@ -91,9 +91,10 @@ impl Visibility {
         });
     }
 
-    /// Sample `i`'s ray.
-    pub fn ray(&self, i: usize) -> &PrimaryRay {
-        &self.rays[i]
+    /// Sample `i`'s ray (`camera` is the pass's).
+    #[inline]
+    pub fn ray(&self, camera: &RayCamera, i: usize) -> PrimaryRay {
+        camera.with_differentials(self.rays[i])
     }
 
     /// The object sample `i` hits first, or [`MISS`].

@@ -288,7 +288,8 @@ impl<'s> FeedbackRenderer<'s> {
             writes_feedback,
             samplers,
             materials,
-            first_writes: (cfg.feedback.kind == FeedbackKind::MinMip && cfg.feedback.writes == FeedbackWrites::Location)
+            first_writes: (cfg.feedback.kind == FeedbackKind::MinMip
+                && cfg.feedback.writes == FeedbackWrites::Location)
                 .then(|| vec![Vec::new(); scene.textures.len()]),
             tile_sets: scene.textures.iter().map(|d| TileSet::new(TileGrid::new(d))).collect(),
             written,

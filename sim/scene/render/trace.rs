@@ -90,7 +90,7 @@ impl FeedbackRenderer<'_> {
             if object == MISS {
                 continue;
             }
-            if let Some(hit) = camera.shade(&self.scene.shapes, visibility.ray(i), object) {
+            if let Some(hit) = camera.shade(&self.scene.shapes, &visibility.ray(camera, i), object) {
                 chunk.hits.push(ShadedHit {
                     sample: i,
                     object,
