@@ -137,7 +137,7 @@ fn cube_distance(center: DVec3, half: f64, origin: DVec3, dir: DVec3, t_max: f64
 }
 
 /// As [`cube_distance`] with `inv` = 1 / dir.
-#[inline]
+#[inline(always)]
 fn cube_distance_inv(center: DVec3, half: f64, origin: DVec3, inv: DVec3, t_max: f64) -> Option<(f64, usize)> {
     let local = origin - center;
     let t0 = (DVec3::splat(-half) - local) * inv;
@@ -158,7 +158,7 @@ fn cube_distance_inv(center: DVec3, half: f64, origin: DVec3, inv: DVec3, t_max:
     (t <= t_max).then_some((t, axis))
 }
 
-#[inline]
+#[inline(always)]
 fn intersect_cube(
     center: DVec3,
     half: f64,

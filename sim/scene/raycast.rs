@@ -139,7 +139,7 @@ pub struct PrimaryRay {
 
 /// Transfers the direction differentials to the hit plane and expresses them in (u, v):
 /// (∂uv/∂x, ∂uv/∂y).
-#[inline]
+#[inline(always)]
 pub(crate) fn uv_derivatives(hit: &SurfaceHit, ray: &PrimaryRay) -> ((f64, f64), (f64, f64)) {
     match hit.frame {
         TangentFrame::Axes { normal, u, v } => axis_uv_derivatives(hit, ray, normal.into(), u.into(), v.into()),
@@ -172,7 +172,7 @@ pub(crate) fn general_uv_derivatives(hit: &SurfaceHit, ray: &PrimaryRay) -> ((f6
 /// [`general_uv_derivatives`] for a frame along the world axes, with the terms that are
 /// products of exact zeros left out. Adding a zero is exact, so the result is the same
 /// (up to the sign of a zero derivative) at a third of the arithmetic.
-#[inline]
+#[inline(always)]
 fn axis_uv_derivatives(hit: &SurfaceHit, ray: &PrimaryRay, n: usize, u: usize, v: usize) -> ((f64, f64), (f64, f64)) {
     let (n_sign, pu, pv) = (hit.normal[n], hit.dpdu[u], hit.dpdv[v]);
     let dn = ray.dir[n] * n_sign;
