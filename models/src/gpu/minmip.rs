@@ -112,9 +112,22 @@ impl MinMipMap {
     /// coordinate.
     #[inline]
     pub fn clamp_point(&self, u: f64, v: f64) -> Option<f32> {
+        self.point_index(u, v).map(|i| self.clamp_at(i))
+    }
+
+    /// The row-major index of the texel [`clamp_point`](Self::clamp_point) reads at
+    /// (`u`, `v`): maps of one size share it, so a texture set's maps look it up once.
+    #[inline]
+    pub fn point_index(&self, u: f64, v: f64) -> Option<usize> {
         let (px, py) = self.position(u, v)?;
         let (cx, cy) = self.containing(px, py);
-        Some(self.value(cx, cy) as f32)
+        Some(cy as usize * self.width as usize + cx as usize)
+    }
+
+    /// The clamp, mips, held by texel `index` of [`point_index`](Self::point_index).
+    #[inline]
+    pub fn clamp_at(&self, index: usize) -> f32 {
+        (f64::from(self.values[index]) / 8.0) as f32
     }
 
     /// Continuous MinMip-map position of (`u`, `v`), in texels, clamped to the map

@@ -139,6 +139,21 @@ pub struct DesiredLod {
     major: (f64, f64),
 }
 
+impl DesiredLod {
+    /// The desired LOD, mips: [`Lods::desired_lod`].
+    #[inline]
+    pub fn lod(&self) -> f32 {
+        self.desired as f32
+    }
+
+    /// The effective LOD under a MinMip clamp of `clamp` mips: [`Lods::effective_lod`] of
+    /// [`PreparedSampler::clamped`] when the clamp is point-sampled.
+    #[inline]
+    pub fn effective(&self, clamp: f32) -> f32 {
+        self.desired.max(f64::from(clamp)) as f32
+    }
+}
+
 /// Samples a `tex_w x tex_h` texture of `mip_count` mips with `desc` at normalized `uv`.
 ///
 /// `derivs` = `[du/dx, dv/dx, du/dy, dv/dy]`: normalized UV per pixel (the shader's

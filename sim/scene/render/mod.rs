@@ -264,6 +264,7 @@ impl<'s> FeedbackRenderer<'s> {
         let samplers: Vec<PreparedSampler> = samplers;
         let sampler_class = classes(&samplers);
         let layout_class = classes(&layouts);
+        let minmip_class = classes(&minmip.iter().map(|m: &MinMipMap| (m.width(), m.height())).collect::<Vec<_>>());
         let materials = (0..scene.shapes.len() as u32)
             .map(|shape| {
                 scene
@@ -272,6 +273,7 @@ impl<'s> FeedbackRenderer<'s> {
                         texture,
                         sampler_class: sampler_class[texture as usize],
                         layout_class: layout_class[texture as usize],
+                        minmip_class: minmip_class[texture as usize],
                     })
                     .collect()
             })

@@ -48,6 +48,8 @@ pub(super) struct MaterialTexture {
     pub sampler_class: u32,
     /// Lowest texture id with an equal feedback layout (same texel for equal UVs).
     pub layout_class: u32,
+    /// Lowest texture id whose MinMip map has the same size (same texel for equal UVs).
+    pub minmip_class: u32,
 }
 
 /// One parallel work item's output, and its scratch buffers, reused across frames.
@@ -134,6 +136,9 @@ impl FeedbackRenderer<'_> {
         // feedback layout, hence the texel written.
         let mut desired = textures.first().map(|m| (m.sampler_class, first_desired));
         let mut texel: Option<(u32, (u32, u32))> = None;
+        // The usual point-sampled clamp: one MinMip texel index per map size.
+        let point_clamp = self.cfg.sampler.minmip.is_none();
+        let mut minmip_texel: Option<(u32, Option<usize>)> = None;
         for m in textures {
             let sampler = &self.samplers[m.texture as usize];
             let d = match desired {
@@ -144,6 +149,7 @@ impl FeedbackRenderer<'_> {
                     d
                 }
             };
+            let Some(d) = d else { continue };
             let (tx, ty) = match texel {
                 Some((class, t)) if class == m.layout_class => t,
                 _ => {
@@ -152,14 +158,22 @@ impl FeedbackRenderer<'_> {
                     t
                 }
             };
-            let minmip = Some(&self.minmip[m.texture as usize]);
-            if let Some(l) = d.and_then(|d| sampler.clamped(hit.uv, &d, minmip).ok()) {
-                out.push(TracedSample {
-                    texture: m.texture,
-                    desired: l.desired_lod,
-                    effective: l.effective_lod,
-                    writes: Writes::Texel(tx, ty),
-                });
+            let map = &self.minmip[m.texture as usize];
+            let lods = if point_clamp {
+                let index = match minmip_texel {
+                    Some((class, i)) if class == m.minmip_class => i,
+                    _ => {
+                        let i = map.point_index(hit.uv.0, hit.uv.1);
+                        minmip_texel = Some((m.minmip_class, i));
+                        i
+                    }
+                };
+                index.map(|i| (d.lod(), d.effective(map.clamp_at(i))))
+            } else {
+                sampler.clamped(hit.uv, &d, Some(map)).ok().map(|l| (l.desired_lod, l.effective_lod))
+            };
+            if let Some((desired, effective)) = lods {
+                out.push(TracedSample { texture: m.texture, desired, effective, writes: Writes::Texel(tx, ty) });
             }
         }
     }

@@ -227,3 +227,24 @@ proptest! {
         prop_assert!(finest(&s.footprint) >= finest(&s.feedback_footprint));
     }
 }
+
+proptest! {
+    /// The pieces a renderer uses to share work across a texture set — the desired LOD,
+    /// one MinMip texel index, each map's clamp there — give `clamped`'s values exactly.
+    #[test]
+    fn shared_pieces_match_clamped(
+        u in -0.5f64..1.5, v in -0.5f64..1.5,
+        d in proptest::array::uniform4(-0.05f64..0.05),
+        values in proptest::collection::vec(0u8..=80, 32 * 16),
+    ) {
+        let desc = SamplerDesc::new(Filter::Anisotropic { max_aniso: 16 });
+        let sampler = PreparedSampler::new(&desc, 8192, 8192, 14).unwrap();
+        let map = MinMipMap::from_values(32, 16, values).unwrap();
+        let desired = sampler.desired(d).unwrap();
+        let l = sampler.clamped((u, v), &desired, Some(&map)).unwrap();
+        let index = map.point_index(u, v).unwrap();
+        prop_assert_eq!(desired.lod(), l.desired_lod);
+        prop_assert_eq!(desired.effective(map.clamp_at(index)), l.effective_lod);
+        prop_assert_eq!(map.clamp_at(index), l.clamp);
+    }
+}
