@@ -159,7 +159,7 @@ fn cube_distance_inv(center: DVec3, half: f64, origin: DVec3, inv: DVec3, t_max:
 }
 
 #[inline(always)]
-fn intersect_cube(
+pub(crate) fn intersect_cube(
     center: DVec3,
     half: f64,
     origin: DVec3,

@@ -3,7 +3,7 @@
 //! pixel shader, and what the sampler turns into a LOD.
 
 use super::bvh::Bvh;
-use super::geometry::{Shape, SurfaceHit, TangentFrame};
+use super::geometry::{intersect_cube, Shape, SurfaceHit, TangentFrame};
 use glam::DVec3;
 
 /// A pinhole camera over a pixel grid.
@@ -93,6 +93,25 @@ impl RayCamera {
         Some(PixelHit { object, hit, duv_dx, duv_dy })
     }
 
+    /// The UV and UV derivatives ([du/dx, dv/dx, du/dy, dv/dy]) of [`shade`](Self::shade)
+    /// alone: small enough to stay in registers in a renderer's hot loop.
+    #[inline(always)]
+    pub fn shade_uv(&self, shapes: &[Shape], ray: &PrimaryRay, object: u32) -> Option<((f64, f64), [f64; 4])> {
+        // Each shape finishes in its own arm: merging the arms' whole surface hits first
+        // would send them through memory.
+        let hit = match shapes[object as usize] {
+            Shape::Cube { center, half } => {
+                let hit = intersect_cube(center, half, self.position, ray.dir, ray.inv_dir, f64::INFINITY)?;
+                uv_and_derivatives(&hit, ray)
+            }
+            ref shape => {
+                let hit = shape.intersect_inv(self.position, ray.dir, ray.inv_dir, f64::INFINITY)?;
+                uv_and_derivatives(&hit, ray)
+            }
+        };
+        Some(hit)
+    }
+
     /// Casts the ray through the centre of pixel (x, y).
     pub fn cast(&self, shapes: &[Shape], bvh: &Bvh, x: u32, y: u32) -> Option<PixelHit> {
         let ray = self.primary_ray(x, y);
@@ -145,6 +164,12 @@ pub(crate) fn uv_derivatives(hit: &SurfaceHit, ray: &PrimaryRay) -> ((f64, f64),
         TangentFrame::Axes { normal, u, v } => axis_uv_derivatives(hit, ray, normal.into(), u.into(), v.into()),
         TangentFrame::General => general_uv_derivatives(hit, ray),
     }
+}
+
+#[inline(always)]
+fn uv_and_derivatives(hit: &SurfaceHit, ray: &PrimaryRay) -> ((f64, f64), [f64; 4]) {
+    let (dx, dy) = uv_derivatives(hit, ray);
+    (hit.uv, [dx.0, dx.1, dy.0, dy.1])
 }
 
 const NO_DERIVATIVES: ((f64, f64), (f64, f64)) = ((f64::INFINITY, f64::INFINITY), (f64::INFINITY, f64::INFINITY));

@@ -92,13 +92,8 @@ impl FeedbackRenderer<'_> {
             if object == MISS {
                 continue;
             }
-            if let Some(hit) = camera.shade(&self.scene.shapes, &visibility.ray(camera, i), object) {
-                chunk.hits.push(ShadedHit {
-                    sample: i,
-                    object,
-                    uv: (wrap_unit(hit.hit.uv.0), wrap_unit(hit.hit.uv.1)),
-                    derivs: [hit.duv_dx.0, hit.duv_dx.1, hit.duv_dy.0, hit.duv_dy.1],
-                });
+            if let Some((uv, derivs)) = camera.shade_uv(&self.scene.shapes, &visibility.ray(camera, i), object) {
+                chunk.hits.push(ShadedHit { sample: i, object, uv: (wrap_unit(uv.0), wrap_unit(uv.1)), derivs });
             }
         }
         let at_location = self.cfg.feedback.writes == FeedbackWrites::Location;
