@@ -338,9 +338,12 @@ impl Engine {
 
     /// Oldest first; among equals the finest first, so a tile never outlives its parent.
     fn sort_resident(&mut self) {
-        let keys: HashMap<TileId, (Time, u32)> =
-            self.resident.iter().map(|id| (*id, (self.state(*id).last_seen, self.coord(*id).mip))).collect();
-        self.resident.sort_by_key(|id| (keys[id], *id));
+        let mut keyed: Vec<((Time, u32), TileId)> =
+            self.resident.iter().map(|&id| ((self.state(id).last_seen, self.coord(id).mip), id)).collect();
+        // Keys end with the unique tile id: an unstable sort gives the one order.
+        keyed.sort_unstable();
+        self.resident.clear();
+        self.resident.extend(keyed.into_iter().map(|(_, id)| id));
     }
 
     fn evict_one(&mut self, id: TileId, now: Time) {
