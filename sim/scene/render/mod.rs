@@ -399,13 +399,13 @@ impl<'s> FeedbackRenderer<'s> {
             bufs.traced.resize_with(pixels.len().div_ceil(CHUNK), Default::default);
             super::par::for_each_indexed(&mut bufs.traced, |c, chunk| {
                 let samples = c * CHUNK..((c + 1) * CHUNK).min(pixels.len());
-                this.trace_chunk(camera, visibility, pixels, samples, chunk);
+                this.trace_chunk(camera, visibility, samples, chunk);
             });
         }
         let mut stats = FrameStats::default();
         for chunk in &bufs.traced {
-            stats.samples += chunk.pixels.len() as u64;
-            stats.hits += chunk.pixels.iter().filter(|t| t.hit).count() as u64;
+            stats.samples += chunk.len as u64;
+            stats.hits += chunk.hits.len() as u64;
             for s in &chunk.samples {
                 stats.texture_samples += 1;
                 let deficit = f64::from(s.effective - s.desired).max(0.0);
@@ -413,15 +413,10 @@ impl<'s> FeedbackRenderer<'s> {
                 stats.blurry += u64::from(deficit >= 1.0);
             }
             if let Some(out) = pixels.as_deref_mut() {
-                for t in &chunk.pixels {
-                    if let Some(s) = chunk.samples[t.samples.clone()].first() {
-                        out.push(PixelLods {
-                            x: t.x,
-                            y: t.y,
-                            texture: s.texture,
-                            desired: s.desired,
-                            effective: s.effective,
-                        });
+                for (hit, reads) in chunk.hits.iter().zip(&chunk.reads) {
+                    if let Some(s) = chunk.samples.get(reads.start as usize).filter(|_| !reads.is_empty()) {
+                        let (x, y) = bufs.pixels[hit.sample];
+                        out.push(PixelLods { x, y, texture: s.texture, desired: s.desired, effective: s.effective });
                     }
                 }
             }

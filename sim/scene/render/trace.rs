@@ -14,15 +14,6 @@ use sfsim_models::gpu::{DesiredLod, Footprint};
 /// Samples per parallel work item.
 pub(super) const CHUNK: usize = 256;
 
-/// One sampled pixel: the textures it read and what the sampler computed for each.
-pub(super) struct Traced {
-    pub x: u32,
-    pub y: u32,
-    pub hit: bool,
-    /// Its texture reads in the chunk's sample buffer.
-    pub samples: std::ops::Range<usize>,
-}
-
 /// One texture read of a traced pixel: its LODs and which feedback it writes.
 #[derive(Clone, Copy)]
 pub(super) struct TracedSample {
@@ -55,33 +46,38 @@ pub(super) struct MaterialTexture {
 /// One parallel work item's output, and its scratch buffers, reused across frames.
 #[derive(Default)]
 pub(super) struct Chunk {
-    pub pixels: Vec<Traced>,
+    /// Samples (pixels) in the chunk.
+    pub len: usize,
+    /// The samples that hit something, in sample order.
+    pub hits: Vec<ShadedHit>,
+    /// Per hit, its texture reads in `samples`.
+    pub reads: Vec<std::ops::Range<u32>>,
     pub samples: Vec<TracedSample>,
     pub footprints: Vec<Footprint>,
-    hits: Vec<ShadedHit>,
     desired: Vec<Option<DesiredLod>>,
 }
 
 /// A sample that hit something: where, and the UV derivatives there.
 #[derive(Clone, Copy)]
-struct ShadedHit {
-    sample: usize,
+pub(super) struct ShadedHit {
+    /// Its index in the frame's samples.
+    pub sample: usize,
     object: u32,
     uv: (f64, f64),
     derivs: [f64; 4],
 }
 
 impl FeedbackRenderer<'_> {
-    /// Traces samples `range` of the frame's `pixels` into `chunk`.
+    /// Traces samples `range` of the frame into `chunk`.
     pub(super) fn trace_chunk(
         &self,
         camera: &RayCamera,
         visibility: &Visibility,
-        pixels: &[(u32, u32)],
         range: std::ops::Range<usize>,
         chunk: &mut Chunk,
     ) {
-        chunk.pixels.clear();
+        chunk.len = range.len();
+        chunk.reads.clear();
         chunk.samples.clear();
         chunk.footprints.clear();
         chunk.hits.clear();
@@ -106,20 +102,15 @@ impl FeedbackRenderer<'_> {
             chunk.desired.extend(desired);
         }
         // Pass 3: every texture read, in sample order.
-        let mut hits = chunk.hits.iter().zip(chunk.desired.iter().copied().chain(std::iter::repeat(None))).peekable();
-        for i in range {
-            let (x, y) = pixels[i];
-            let start = chunk.samples.len();
-            let Some((hit, desired)) = hits.next_if(|(h, _)| h.sample == i) else {
-                chunk.pixels.push(Traced { x, y, hit: false, samples: start..start });
-                continue;
-            };
+        let desired = chunk.desired.iter().copied().chain(std::iter::repeat(None));
+        for (hit, desired) in chunk.hits.iter().zip(desired) {
+            let start = chunk.samples.len() as u32;
             if at_location {
                 self.sample_at_location(hit, desired, &mut chunk.samples);
             } else {
                 self.sample_footprints(hit, &mut chunk.samples, &mut chunk.footprints);
             }
-            chunk.pixels.push(Traced { x, y, hit: true, samples: start..chunk.samples.len() });
+            chunk.reads.push(start..chunk.samples.len() as u32);
         }
     }
 
