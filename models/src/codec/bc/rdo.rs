@@ -701,22 +701,7 @@ mod tests {
     use proptest::prelude::*;
     use std::time::Instant;
 
-    const CONTENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenarios/content/textures/");
-
-    /// (width, height, RGBA8) of a committed PNG.
-    fn load(name: &str) -> (u32, u32, Vec<u8>) {
-        let img = image::open(format!("{CONTENT}{name}")).unwrap_or_else(|e| panic!("{name}: {e}")).to_rgba8();
-        (img.width(), img.height(), img.into_raw())
-    }
-
-    fn crop(rgba: &[u8], width: u32, x0: u32, y0: u32, w: u32, h: u32) -> Vec<u8> {
-        let mut out = Vec::with_capacity((w * h * 4) as usize);
-        for y in y0..y0 + h {
-            let start = ((y * width + x0) * 4) as usize;
-            out.extend_from_slice(&rgba[start..start + (w * 4) as usize]);
-        }
-        out
-    }
+    use super::super::real::{crop, load};
 
     /// (PSNR dB over the format's channels, Σ Deflate bytes of the 64 KiB tiles, Σ BCPack then
     /// Deflate bytes, Σ BCPack-only bytes).
