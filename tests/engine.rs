@@ -206,3 +206,37 @@ fn shared_feedback_per_set_loads_sets_in_fewer_ios_at_the_same_quality() {
     // Analysis reads a third of the feedback texels.
     assert!(stat(&shared, "cpu.analysis") < 0.5 * stat(&own, "cpu.analysis"));
 }
+
+#[test]
+fn a_timing_only_run_has_the_full_runs_timing_and_no_quality() {
+    for writes in ["Footprint", "Location"] {
+        let run_in = |mode: &str| {
+            let sets = [
+                format!("workload.mode={mode}"),
+                format!("workload.render.feedback.writes={writes}"),
+                "duration=1500ms".to_string(),
+            ];
+            let sets: Vec<&str> = sets.iter().map(String::as_str).collect();
+            run(&load("scenarios/quickstart.ron", &sets), RunOptions { host_stats: false }, &mut |_, _| {})
+                .unwrap()
+                .outcome
+        };
+        let (Outcome::Stream(full), Outcome::Stream(timing)) = (run_in("Full"), run_in("TimingOnly")) else {
+            panic!("quickstart is a Stream scenario")
+        };
+        let (full_stats, timing_stats) =
+            (full.stats.iter().collect::<Vec<_>>(), timing.stats.iter().collect::<Vec<_>>());
+        assert_eq!(full_stats.len(), timing_stats.len());
+        for (f, t) in full_stats.iter().zip(&timing_stats) {
+            assert_eq!(f.name, t.name);
+            if f.name.starts_with("quality.") {
+                assert!(f.value.is_some() && t.value.is_none(), "{writes}: {} {:?} vs {:?}", f.name, f.value, t.value);
+            } else {
+                assert_eq!(f.value, t.value, "{writes}: {}", f.name);
+            }
+        }
+        assert!(full.frames.iter().zip(&timing.frames).all(|(f, t)| f.engine == t.engine
+            && f.sampler.texture_samples == t.sampler.texture_samples
+            && t.sampler.quality_samples == 0));
+    }
+}

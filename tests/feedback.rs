@@ -30,6 +30,7 @@ fn config(resolution: u32) -> RenderConfig {
         feedback: FeedbackConfig { one_in: 1, ..FeedbackConfig::default() },
         sampler: SamplerDesc::new(Filter::Trilinear),
         residency: Residency::All,
+        ..RenderConfig::default()
     }
 }
 

@@ -97,7 +97,7 @@ fn write_render_run(
     let mut csv = String::from("frame,time_s,samples,hits,texture_samples,feedback_texels,tiles_requested,tiles_seen,lod_deficit_mean,blurry_share\n");
     for r in &outcome.frames {
         let s = &r.stats;
-        let blurry = s.blurry_share();
+        let blurry = s.blurry_share().unwrap_or(0.0);
         let _ = writeln!(
             csv,
             "{},{},{},{},{},{},{},{},{:.4},{:.4}",
@@ -116,7 +116,7 @@ fn write_render_run(
     let t = |f: &dyn Fn(&FrameRow) -> f64| -> Vec<(f64, f64)> {
         outcome.frames.iter().map(|r| (r.time.as_secs_f64(), f(r))).collect()
     };
-    let blurry = |r: &FrameRow| r.stats.blurry_share();
+    let blurry = |r: &FrameRow| r.stats.blurry_share().unwrap_or(0.0);
     let (title, subtitle) = header(scenario, "render workload");
     let report = Report {
         title,

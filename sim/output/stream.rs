@@ -21,10 +21,11 @@ fn frames_csv(o: &StreamOutcome) -> String {
     for r in &o.frames {
         let e = &r.engine;
         let s = &r.sampler;
-        let blurry = s.blurry_share();
+        // Empty in a timing-only run, which does not measure quality.
+        let quality = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.4}"));
         let _ = writeln!(
             csv,
-            "{},{},{},{},{},{:.3},{},{:.3},{:.4},{:.4},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{},{},{:.4},{:.4}",
+            "{},{},{},{},{},{:.3},{},{:.3},{:.4},{:.4},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{},{},{},{}",
             r.frame,
             r.time.as_secs_f64(),
             r.tiles_in_flight,
@@ -47,8 +48,8 @@ fn frames_csv(o: &StreamOutcome) -> String {
             e.cpu_minmip.as_ms_f64(),
             s.samples,
             s.texture_samples,
-            s.mean_lod_deficit().unwrap_or(0.0),
-            blurry
+            quality(s.mean_lod_deficit()),
+            quality(s.blurry_share()),
         );
     }
     csv
@@ -107,7 +108,7 @@ pub(super) fn write_stream_run(
     let markers = percentile_markers(&o.tile_latencies);
     let nvme = &scenario.hardware.nvme;
     let (title, subtitle) = header(scenario, "streaming");
-    let report = Report {
+    let mut report = Report {
         title,
         subtitle,
         plots: vec![
@@ -152,7 +153,7 @@ pub(super) fn write_stream_run(
                     Series { label: "mean deficit (mips)".into(), points: t(&|r| r.sampler.mean_lod_deficit().unwrap_or(0.0)) },
                     Series {
                         label: "share ≥ 1 mip blurry".into(),
-                        points: t(&|r| r.sampler.blurry_share()),
+                        points: t(&|r| r.sampler.blurry_share().unwrap_or(0.0)),
                     },
                 ],
                 hlines: vec![],
@@ -183,6 +184,10 @@ pub(super) fn write_stream_run(
         ]
         .concat(),
     };
+    if o.frames.iter().all(|r| r.sampler.quality_samples == 0) {
+        // A timing-only run measured no quality: no LOD-deficit plot of zeros.
+        report.plots.retain(|p| !matches!(p, Plot::Line(l) if l.file_stem == "lod_deficit"));
+    }
     let mut written = write_scenario_and_stats(dir, scenario, stats)?;
     written.push(write(dir, "frames.csv", &frames_csv(o))?);
     written.push(write(dir, "tiles.csv", &tiles_csv(o))?);

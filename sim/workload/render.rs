@@ -132,11 +132,7 @@ pub fn run(
         this_frame.extend(renderer.requested_tiles());
         seen.extend(this_frame.iter().copied());
         let feedback_texels = (0..scene.textures.len() as u32).map(|t| renderer.requested_texels(t) as u64).sum();
-        total.samples += stats.samples;
-        total.hits += stats.hits;
-        total.texture_samples += stats.texture_samples;
-        total.lod_deficit_sum += stats.lod_deficit_sum;
-        total.blurry += stats.blurry;
+        total.accumulate(&stats);
         rows.push(FrameRow {
             frame,
             time: now,
@@ -196,7 +192,7 @@ pub fn run(
     );
     s.push(
         "quality.blurry_share",
-        (total.texture_samples > 0).then(|| total.blurry as f64 / total.texture_samples as f64),
+        total.blurry_share(),
         "fraction",
         "texture samples at least one mip blurrier than desired",
     );

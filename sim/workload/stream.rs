@@ -31,6 +31,22 @@ pub struct StreamWorkload {
     pub engine: EngineConfig,
     /// Per-tile compressed sizes and options: a synthetic model or real containers.
     pub content: ContentConfig,
+    /// Full (default) or timing-only simulation.
+    pub mode: StreamMode,
+}
+
+/// How much a streaming run computes besides its timing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum StreamMode {
+    /// Everything: timing, the visual-quality measurement (effective LOD after the MinMip
+    /// clamp, `quality.*` stats) and, for packed content, verification of loaded tiles.
+    #[default]
+    Full,
+    /// Only what decides when tiles are requested, loaded and visible: the sampler still
+    /// computes every desired LOD and writes feedback, but reads no MinMip clamp, and packed
+    /// tiles are not decoded to verify them. Every stat but `quality.*` (null here) and
+    /// `content.*` (absent) is byte-identical to a full run's.
+    TimingOnly,
 }
 
 impl Default for StreamWorkload {
@@ -43,6 +59,7 @@ impl Default for StreamWorkload {
             render: r.render,
             engine: EngineConfig::default(),
             content: ContentConfig::Synthetic(SyntheticContent::default()),
+            mode: StreamMode::Full,
         }
     }
 }
@@ -70,6 +87,7 @@ impl StreamWorkload {
         if self.engine.feedback == crate::engine::FeedbackPolicy::Coarse2x2 {
             r.feedback.tiles_per_texel = 2;
         }
+        r.measure_quality = self.mode == StreamMode::Full;
         r
     }
 }
@@ -141,7 +159,8 @@ pub fn run(
             let packed = std::sync::Arc::new(
                 PackedContent::open(p, &scenario.base_dir, &scene.textures).map_err(|e| e.within("workload"))?,
             );
-            (Box::new(packed.clone()), Some(Verifier::new(packed)))
+            let verifier = (cfg.mode == StreamMode::Full).then(|| Verifier::new(packed.clone()));
+            (Box::new(packed), verifier)
         }
     };
     let mut engine = Engine::new(&cfg.engine, &scene, scenario.hardware.staging, content);
@@ -196,10 +215,7 @@ pub fn run(
                 mdu_out += j.output.0;
                 jobs.push(j);
             }
-            totals.samples += sampler.samples;
-            totals.texture_samples += sampler.texture_samples;
-            totals.lod_deficit_sum += sampler.lod_deficit_sum;
-            totals.blurry += sampler.blurry;
+            totals.accumulate(&sampler);
             rows.push(StreamFrame {
                 frame: n,
                 time: now,
@@ -380,7 +396,7 @@ fn collect(
     );
     s.push(
         "quality.blurry_share",
-        (totals.texture_samples > 0).then(|| totals.blurry as f64 / totals.texture_samples as f64),
+        totals.blurry_share(),
         "fraction",
         "sampled texture reads at least one mip blurrier than desired",
     );

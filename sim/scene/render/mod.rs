@@ -96,6 +96,12 @@ pub struct RenderConfig {
     /// The material sampler (anisotropic 16×, no bias, point-sampled MinMip clamp).
     pub sampler: SamplerDesc,
     pub residency: Residency,
+    /// Whether each texture read also looks up its MinMip clamp to measure the effective
+    /// LOD (the visual-quality statistics). Nothing else reads the effective LOD, so a
+    /// timing-only run (the stream workload's `mode: TimingOnly`) turns it off; set
+    /// through that mode, not in scenario files.
+    #[serde(skip)]
+    pub measure_quality: bool,
 }
 
 impl Default for RenderConfig {
@@ -105,6 +111,7 @@ impl Default for RenderConfig {
             feedback: FeedbackConfig::default(),
             sampler: SamplerDesc::new(Filter::Anisotropic { max_aniso: 16 }),
             residency: Residency::TailOnly,
+            measure_quality: true,
         }
     }
 }
@@ -140,24 +147,35 @@ pub struct FrameStats {
     pub hits: u64,
     /// Texture samples (hits × textures per material).
     pub texture_samples: u64,
-    /// Sum over texture samples of effective − desired LOD (mips).
+    /// Texture samples whose effective LOD was measured: all of them, or none when the
+    /// quality measurement is off (`RenderConfig::measure_quality`).
+    pub quality_samples: u64,
+    /// Sum over measured texture samples of effective − desired LOD (mips).
     pub lod_deficit_sum: f64,
-    /// Texture samples at least one mip blurrier than desired.
+    /// Measured texture samples at least one mip blurrier than desired.
     pub blurry: u64,
 }
 
 impl FrameStats {
-    /// Share of texture samples at least one mip blurrier than desired (0 without samples).
-    pub fn blurry_share(&self) -> f64 {
-        if self.texture_samples > 0 {
-            self.blurry as f64 / self.texture_samples as f64
-        } else {
-            0.0
-        }
+    /// Share of measured texture samples at least one mip blurrier than desired; `None`
+    /// without any.
+    pub fn blurry_share(&self) -> Option<f64> {
+        (self.quality_samples > 0).then(|| self.blurry as f64 / self.quality_samples as f64)
     }
 
+    /// Mean effective − desired LOD over measured texture samples (mips); `None` without any.
     pub fn mean_lod_deficit(&self) -> Option<f64> {
-        (self.texture_samples > 0).then(|| self.lod_deficit_sum / self.texture_samples as f64)
+        (self.quality_samples > 0).then(|| self.lod_deficit_sum / self.quality_samples as f64)
+    }
+
+    /// Adds another frame's (or chunk's) counts.
+    pub fn accumulate(&mut self, other: &FrameStats) {
+        self.samples += other.samples;
+        self.hits += other.hits;
+        self.texture_samples += other.texture_samples;
+        self.quality_samples += other.quality_samples;
+        self.lod_deficit_sum += other.lod_deficit_sum;
+        self.blurry += other.blurry;
     }
 }
 
@@ -406,11 +424,14 @@ impl<'s> FeedbackRenderer<'s> {
         for chunk in &bufs.traced {
             stats.samples += chunk.len as u64;
             stats.hits += chunk.hits.len() as u64;
-            for s in &chunk.samples {
-                stats.texture_samples += 1;
-                let deficit = f64::from(s.effective - s.desired).max(0.0);
-                stats.lod_deficit_sum += deficit;
-                stats.blurry += u64::from(deficit >= 1.0);
+            stats.texture_samples += chunk.samples.len() as u64;
+            if self.cfg.measure_quality {
+                stats.quality_samples += chunk.samples.len() as u64;
+                for s in &chunk.samples {
+                    let deficit = f64::from(s.effective - s.desired).max(0.0);
+                    stats.lod_deficit_sum += deficit;
+                    stats.blurry += u64::from(deficit >= 1.0);
+                }
             }
             if let Some(out) = pixels.as_deref_mut() {
                 for (hit, reads) in chunk.hits.iter().zip(&chunk.reads) {

@@ -145,7 +145,10 @@ impl FeedbackRenderer<'_> {
                 }
             };
             let map = &self.minmip[m.texture as usize];
-            let lods = if point_clamp {
+            let lods = if !self.cfg.measure_quality {
+                // Timing only: the effective LOD is not needed (nor read).
+                Some((d.lod(), f32::NAN))
+            } else if point_clamp {
                 let index = match minmip_texel {
                     Some((class, i)) if class == m.minmip_class => i,
                     _ => {
@@ -168,7 +171,7 @@ impl FeedbackRenderer<'_> {
     fn sample_footprints(&self, hit: &ShadedHit, out: &mut Vec<TracedSample>, footprints: &mut Vec<Footprint>) {
         for m in &self.materials[hit.object as usize] {
             let sampler = &self.samplers[m.texture as usize];
-            let minmip = Some(&self.minmip[m.texture as usize]);
+            let minmip = self.cfg.measure_quality.then(|| &self.minmip[m.texture as usize]);
             if let Ok(s) = sampler.sample(hit.uv, hit.derivs, minmip) {
                 out.push(TracedSample {
                     texture: m.texture,
