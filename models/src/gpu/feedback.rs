@@ -192,6 +192,20 @@ impl FeedbackArray {
         Some(MinMipFeedback { width: self.width, height: self.height, texels: &self.texels[range] })
     }
 
+    /// [`MinMipFeedback::write_min_previous`] on texel (`x`, `y`) of slice `slice`, without
+    /// making a slice view first: one index computation for the per-sample write.
+    #[inline]
+    pub fn write_min_previous(&mut self, slice: u32, x: u32, y: u32, lod: Lod53) -> Option<Lod53> {
+        if slice >= self.slices || x >= self.width || y >= self.height {
+            return None;
+        }
+        let i = (slice as usize * self.height as usize + y as usize) * self.width as usize + x as usize;
+        let texel = &mut self.texels[i];
+        let previous = *texel;
+        *texel = previous.min(lod.0);
+        Some(Lod53(previous))
+    }
+
     /// Slice `i` for writing; `None` when `i >= slice_count()`.
     #[inline]
     pub fn slice_mut(&mut self, i: u32) -> Option<MinMipFeedbackSliceMut<'_>> {
@@ -211,6 +225,19 @@ impl FeedbackArray {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn array_write_min_previous_writes_only_its_slice_texel() {
+        let mut array = FeedbackArray::new(4, 3, 2).unwrap();
+        assert_eq!(array.write_min_previous(1, 3, 2, Lod53(40)), Some(Lod53::NONE));
+        assert_eq!(array.write_min_previous(1, 3, 2, Lod53(50)), Some(Lod53(40)));
+        assert_eq!(array.slice(1).unwrap().get(3, 2), Some(Lod53(40)));
+        assert_eq!(array.slice(0).unwrap().requested_count(), 0);
+        assert_eq!(array.slice(1).unwrap().requested_count(), 1);
+        for (slice, x, y) in [(2, 0, 0), (0, 4, 0), (0, 0, 3)] {
+            assert_eq!(array.write_min_previous(slice, x, y, Lod53(8)), None);
+        }
+    }
 
     #[test]
     fn write_min_previous_reports_the_first_request() {

@@ -409,49 +409,71 @@ impl<'s> FeedbackRenderer<'s> {
         let mut bufs = std::mem::take(&mut self.frame);
         self.pattern.pixels_into(w, h, seed, frame, &mut bufs.pixels);
         bufs.visibility.run(camera, &self.scene.shapes, &bufs.pixels, self.pattern.grid(w, h));
-        // Shading and sampling read only shared state: done on all cores, in pixel-order
-        // chunks, so the results (and then the writes) are in a fixed order.
-        {
+        let chunks = bufs.pixels.len().div_ceil(CHUNK);
+        let mut stats = FrameStats::default();
+        if rayon::current_num_threads() == 1 {
+            // One core: trace and merge each chunk in turn, so one chunk buffer serves the
+            // frame and its samples are merged while still in cache. Same order, same result.
+            bufs.traced.resize_with(1, Default::default);
+            let chunk = &mut bufs.traced[0];
+            for c in 0..chunks {
+                let samples = c * CHUNK..((c + 1) * CHUNK).min(bufs.pixels.len());
+                self.trace_chunk(camera, &bufs.visibility, samples, chunk);
+                self.merge_chunk(chunk, &bufs.pixels, &mut stats, pixels.as_deref_mut());
+            }
+        } else {
+            // Shading and sampling read only shared state: done on all cores, in pixel-order
+            // chunks, so the results (and then the writes) are in a fixed order.
             let this = &*self;
-            let (pixels, visibility) = (&bufs.pixels, &bufs.visibility);
-            bufs.traced.resize_with(pixels.len().div_ceil(CHUNK), Default::default);
+            let (frame_pixels, visibility) = (&bufs.pixels, &bufs.visibility);
+            bufs.traced.resize_with(chunks, Default::default);
             super::par::for_each_indexed(&mut bufs.traced, |c, chunk| {
-                let samples = c * CHUNK..((c + 1) * CHUNK).min(pixels.len());
+                let samples = c * CHUNK..((c + 1) * CHUNK).min(frame_pixels.len());
                 this.trace_chunk(camera, visibility, samples, chunk);
             });
-        }
-        let mut stats = FrameStats::default();
-        for chunk in &bufs.traced {
-            stats.samples += chunk.len as u64;
-            stats.hits += chunk.hits.len() as u64;
-            stats.texture_samples += chunk.samples.len() as u64;
-            if self.cfg.measure_quality {
-                stats.quality_samples += chunk.samples.len() as u64;
-                for s in &chunk.samples {
-                    let deficit = f64::from(s.effective - s.desired).max(0.0);
-                    stats.lod_deficit_sum += deficit;
-                    stats.blurry += u64::from(deficit >= 1.0);
-                }
-            }
-            if let Some(out) = pixels.as_deref_mut() {
-                for (hit, reads) in chunk.hits.iter().zip(&chunk.reads) {
-                    if let Some(s) = chunk.samples.get(reads.start as usize).filter(|_| !reads.is_empty()) {
-                        let (x, y) = bufs.pixels[hit.sample];
-                        out.push(PixelLods { x, y, texture: s.texture, desired: s.desired, effective: s.effective });
-                    }
-                }
-            }
-            // Atomic-min and bit-set writes: their order does not matter.
-            for s in &chunk.samples {
-                let tex = s.texture as usize;
-                if self.writes_feedback[tex] {
-                    self.written[tex] = true;
-                    self.write_feedback(s, &chunk.footprints);
-                }
+            for chunk in &bufs.traced {
+                self.merge_chunk(chunk, &bufs.pixels, &mut stats, pixels.as_deref_mut());
             }
         }
         self.frame = bufs;
         stats
+    }
+
+    /// Adds a traced chunk's statistics to `stats` and writes its feedback, in sample order.
+    fn merge_chunk(
+        &mut self,
+        chunk: &Chunk,
+        frame_pixels: &[(u32, u32)],
+        stats: &mut FrameStats,
+        pixels: Option<&mut Vec<PixelLods>>,
+    ) {
+        stats.samples += chunk.len as u64;
+        stats.hits += chunk.hits.len() as u64;
+        stats.texture_samples += chunk.samples.len() as u64;
+        if self.cfg.measure_quality {
+            stats.quality_samples += chunk.samples.len() as u64;
+            for s in &chunk.samples {
+                let deficit = f64::from(s.effective - s.desired).max(0.0);
+                stats.lod_deficit_sum += deficit;
+                stats.blurry += u64::from(deficit >= 1.0);
+            }
+        }
+        if let Some(out) = pixels {
+            for (hit, reads) in chunk.hits.iter().zip(&chunk.reads) {
+                if let Some(s) = chunk.samples.get(reads.start as usize).filter(|_| !reads.is_empty()) {
+                    let (x, y) = frame_pixels[hit.sample];
+                    out.push(PixelLods { x, y, texture: s.texture, desired: s.desired, effective: s.effective });
+                }
+            }
+        }
+        // Atomic-min and bit-set writes: their order does not matter.
+        for s in &chunk.samples {
+            let tex = s.texture as usize;
+            if self.writes_feedback[tex] {
+                self.written[tex] = true;
+                self.write_feedback(s, &chunk.footprints);
+            }
+        }
     }
 
     /// Writes one texture read's feedback, over its footprint or at its location.
@@ -465,10 +487,9 @@ impl<'s> FeedbackRenderer<'s> {
                 let mut map = self.arrays[a].slice_mut(slice).expect("slot exists");
                 let _ = layout.write_min_mip(&mut map, &footprints[footprint as usize], s.desired, policy);
             }
-            (FeedbackKind::MinMip, Writes::Texel(x, y)) => {
+            (FeedbackKind::MinMip, Writes::Texel(x, y, value)) => {
                 let (a, slice) = self.slots[tex as usize];
-                let mut map = self.arrays[a].slice_mut(slice).expect("slot exists");
-                let previous = map.write_min_previous(x, y, layout.recorded_value(s.desired, policy));
+                let previous = self.arrays[a].write_min_previous(slice, x, y, value);
                 if let (Some(Lod53::NONE), Some(lists)) = (previous, self.first_writes.as_mut()) {
                     // Feedback maps are at most 16384 / 4 texels across: x and y fit 16 bits.
                     lists[tex as usize].push(x | y << 16);
@@ -477,7 +498,7 @@ impl<'s> FeedbackRenderer<'s> {
             (FeedbackKind::MipRegionUsed, Writes::Footprint(footprint)) => {
                 let _ = layout.write_region_used(&mut self.region_used[tex as usize], &footprints[footprint as usize]);
             }
-            (FeedbackKind::MipRegionUsed, Writes::Texel(x, y)) => {
+            (FeedbackKind::MipRegionUsed, Writes::Texel(x, y, _)) => {
                 let (first, second) = linear_mips(f64::from(s.desired), layout.mip_count());
                 let map = &mut self.region_used[tex as usize];
                 map.set(x, y, first);

@@ -9,7 +9,7 @@
 use super::super::visibility::{Visibility, MISS};
 use super::super::RayCamera;
 use super::{FeedbackRenderer, FeedbackWrites};
-use sfsim_models::gpu::{DesiredLod, Footprint};
+use sfsim_models::gpu::{DesiredLod, Footprint, Lod53};
 
 /// Samples per parallel work item.
 pub(super) const CHUNK: usize = 256;
@@ -27,8 +27,8 @@ pub(super) struct TracedSample {
 pub(super) enum Writes {
     /// Over the footprint: its index in the chunk's footprint buffer.
     Footprint(u32),
-    /// At the location: the feedback texel.
-    Texel(u32, u32),
+    /// At the location: the feedback texel and the value MinMip feedback records there.
+    Texel(u32, u32, Lod53),
 }
 
 /// A texture of a material, with the classes of textures it shares work with.
@@ -162,7 +162,8 @@ impl FeedbackRenderer<'_> {
                 sampler.clamped(hit.uv, &d, Some(map)).ok().map(|l| (l.desired_lod, l.effective_lod))
             };
             if let Some((desired, effective)) = lods {
-                out.push(TracedSample { texture: m.texture, desired, effective, writes: Writes::Texel(tx, ty) });
+                let value = self.layouts[m.texture as usize].recorded_value(desired, self.cfg.feedback.small_tail);
+                out.push(TracedSample { texture: m.texture, desired, effective, writes: Writes::Texel(tx, ty, value) });
             }
         }
     }
