@@ -240,3 +240,16 @@ fn a_timing_only_run_has_the_full_runs_timing_and_no_quality() {
             && t.sampler.quality_samples == 0));
     }
 }
+
+#[test]
+fn the_thread_count_does_not_change_a_streaming_run() {
+    for writes in ["Footprint", "Location"] {
+        let set = format!("workload.render.feedback.writes={writes}");
+        let scenario = load("scenarios/quickstart.ron", &[&set, "duration=1s"]);
+        let stats_with = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {}).unwrap().stats.to_json())
+        };
+        assert_eq!(stats_with(1), stats_with(3), "{writes}");
+    }
+}
