@@ -212,7 +212,8 @@ pub struct FeedbackRenderer<'s> {
     /// With MinMip feedback at the sample location: per texture, the texels (x | y << 16)
     /// first written since the clear, so finding the requested tiles reads only those.
     first_writes: Option<Vec<Vec<u32>>>,
-    /// Textures whose feedback maps were written since the last clear.
+    /// Textures whose feedback maps were written since the last clear (without first-write
+    /// lists; with them, a texture was written when its list is not empty).
     written: Vec<bool>,
     /// Per-frame buffers, kept so that a frame allocates nothing once warm.
     frame: FrameBuffers,
@@ -467,6 +468,22 @@ impl<'s> FeedbackRenderer<'s> {
             }
         }
         // Atomic-min and bit-set writes: their order does not matter.
+        if let Some(lists) = self.first_writes.as_mut() {
+            // MinMip feedback at the sample location, the one mode with first-write lists
+            // (which also tell which textures were written): its own short loop.
+            for s in &chunk.samples {
+                let tex = s.texture as usize;
+                let Writes::Texel(x, y, value) = s.writes else { unreachable!("location writes carry a texel") };
+                if self.writes_feedback[tex] {
+                    let (a, slice) = self.slots[tex];
+                    if self.arrays[a].write_min_previous(slice, x, y, value) == Some(Lod53::NONE) {
+                        // Feedback maps are at most 16384 / 4 texels across: x and y fit 16 bits.
+                        lists[tex].push(x | y << 16);
+                    }
+                }
+            }
+            return;
+        }
         for s in &chunk.samples {
             let tex = s.texture as usize;
             if self.writes_feedback[tex] {
@@ -489,11 +506,7 @@ impl<'s> FeedbackRenderer<'s> {
             }
             (FeedbackKind::MinMip, Writes::Texel(x, y, value)) => {
                 let (a, slice) = self.slots[tex as usize];
-                let previous = self.arrays[a].write_min_previous(slice, x, y, value);
-                if let (Some(Lod53::NONE), Some(lists)) = (previous, self.first_writes.as_mut()) {
-                    // Feedback maps are at most 16384 / 4 texels across: x and y fit 16 bits.
-                    lists[tex as usize].push(x | y << 16);
-                }
+                self.arrays[a].write_min_previous(slice, x, y, value);
             }
             (FeedbackKind::MipRegionUsed, Writes::Footprint(footprint)) => {
                 let _ = layout.write_region_used(&mut self.region_used[tex as usize], &footprints[footprint as usize]);
@@ -516,7 +529,11 @@ impl<'s> FeedbackRenderer<'s> {
     pub fn requested_tiles(&mut self) -> Vec<(u32, TileCoord)> {
         let mut out: Vec<(u32, TileCoord)> = Vec::new();
         for tex in 0..self.scene.textures.len() {
-            if !self.written[tex] {
+            let written = match &self.first_writes {
+                Some(lists) => !lists[tex].is_empty(),
+                None => self.written[tex],
+            };
+            if !written {
                 continue;
             }
             let layout = &self.layouts[tex];
