@@ -51,6 +51,33 @@ pub struct FeedbackLayout {
     region_height: u32,
 }
 
+/// Finds the feedback texel of a sample location ([`FeedbackLayout::location`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TexelLocator {
+    /// Mip-0 texels across and down.
+    size: (f64, f64),
+    /// The last mip-0 texel's column and row.
+    last: (f64, f64),
+    /// log2 of the mip region's edges (powers of two).
+    shift: (u32, u32),
+}
+
+impl TexelLocator {
+    /// The feedback texel that holds normalized `uv` (CLAMP addressing).
+    #[inline]
+    pub fn locate(&self, uv: (f64, f64)) -> (u32, u32) {
+        // Clamping before truncating equals flooring then clamping (truncation floors
+        // non-negative values) and avoids a libm call; NaN fails `> 0.0` and lands on 0.
+        let texel = |u: f64, size: f64, last: f64| {
+            let t = u * size;
+            let t = if t > 0.0 { t } else { 0.0 };
+            (if t < last { t } else { last }) as u32
+        };
+        let (x, y) = (texel(uv.0, self.size.0, self.last.0), texel(uv.1, self.size.1, self.last.1));
+        (x >> self.shift.0, y >> self.shift.1)
+    }
+}
+
 /// Inclusive rectangle of feedback texels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RegionRect {
@@ -158,11 +185,17 @@ impl FeedbackLayout {
     /// spec's pseudo-code writes a sample's feedback ("the sample location").
     #[inline]
     pub fn location(&self, uv: (f64, f64)) -> (u32, u32) {
-        // Clamping before truncating equals flooring then clamping (truncation floors
-        // non-negative values; NaN becomes 0 either way) and avoids a libm call.
-        let texel = |u: f64, dim: u32| (u * f64::from(dim)).clamp(0.0, f64::from(dim - 1)) as u32;
-        let (x, y) = (texel(uv.0, self.tex_width), texel(uv.1, self.tex_height));
-        (x >> self.region_width.trailing_zeros(), y >> self.region_height.trailing_zeros())
+        self.locator().locate(uv)
+    }
+
+    /// [`location`](Self::location) with its per-layout constants worked out once, for
+    /// callers that locate many samples.
+    pub fn locator(&self) -> TexelLocator {
+        TexelLocator {
+            size: (f64::from(self.tex_width), f64::from(self.tex_height)),
+            last: (f64::from(self.tex_width - 1), f64::from(self.tex_height - 1)),
+            shift: (self.region_width.trailing_zeros(), self.region_height.trailing_zeros()),
+        }
     }
 
     /// The value MinMip feedback records for a request of `desired_lod` mips under
@@ -276,7 +309,41 @@ mod tests {
         Some(((u64::from(t0) * d0 / d) as u32, (((u64::from(t1) + 1) * d0).div_ceil(d) - 1) as u32))
     }
 
+    /// The floor-then-clamp definition of the sample location's feedback texel.
+    fn location_by_floor(layout: &FeedbackLayout, uv: (f64, f64)) -> (u32, u32) {
+        let texel = |u: f64, dim: u32| {
+            let t = (u * f64::from(dim)).floor();
+            if t.is_nan() {
+                0
+            } else {
+                t.clamp(0.0, f64::from(dim - 1)) as u32
+            }
+        };
+        (texel(uv.0, layout.tex_width) / layout.region_width, texel(uv.1, layout.tex_height) / layout.region_height)
+    }
+
+    #[test]
+    fn location_clamps_edges_and_non_finite_coordinates() {
+        let layout = FeedbackLayout::new(1024, 512, 11, 64, 32).unwrap();
+        for (uv, texel) in [
+            ((0.0, 0.0), (0, 0)),
+            ((0.999, 0.999), (15, 15)),
+            ((1.0, 1.0), (15, 15)),
+            ((-0.25, 7.0), (0, 15)),
+            ((f64::NAN, f64::INFINITY), (0, 15)),
+            ((f64::NEG_INFINITY, 0.5), (0, 8)),
+        ] {
+            assert_eq!(layout.location(uv), texel, "{uv:?}");
+        }
+    }
+
     proptest! {
+        #[test]
+        fn location_floors_then_clamps(log_w in 3u32..14, log_h in 3u32..14, u in -2.0f64..3.0, v in -2.0f64..3.0) {
+            let layout = FeedbackLayout::new(1 << log_w, 1 << log_h, 1, 4, 4).unwrap();
+            prop_assert_eq!(layout.location((u, v)), location_by_floor(&layout, (u, v)));
+        }
+
         #[test]
         fn power_of_two_shift_path_equals_division(log in 0u32..15, mip in 0u32..16, a in 0u32..20_000, b in 0u32..20_000) {
             let dim0 = 1u32 << log;

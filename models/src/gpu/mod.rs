@@ -30,7 +30,7 @@ mod sampler;
 
 pub use error::GpuError;
 pub use feedback::{FeedbackArray, MinMipFeedback, MinMipFeedbackSlice, MinMipFeedbackSliceMut};
-pub use feedback_write::{FeedbackLayout, RegionRect, SmallTailPolicy};
+pub use feedback_write::{FeedbackLayout, RegionRect, SmallTailPolicy, TexelLocator};
 pub use footprint::{Footprint, Tap};
 pub use limits::{
     full_mip_count, mip_dim, MAX_ANISOTROPY, MAX_ARRAY_SLICES, MAX_MIP_COUNT, MAX_TEXTURE_DIM, MIP_LOD_BIAS_MAX,

@@ -11,7 +11,7 @@ use super::{RayCamera, SamplePattern, Scene};
 use serde::{Deserialize, Serialize};
 use sfsim_models::gpu::{
     linear_mips, FeedbackArray, FeedbackLayout, Filter, Footprint, Lod53, MinMipFeedbackSlice, MinMipMap,
-    MipRegionUsedFeedback, PreparedSampler, SamplerDesc, SmallTailPolicy,
+    MipRegionUsedFeedback, PreparedSampler, SamplerDesc, SmallTailPolicy, TexelLocator,
 };
 use sfsim_models::texture::{TileCoord, TileGrid};
 use sfsim_models::ConfigError;
@@ -195,6 +195,8 @@ pub struct FeedbackRenderer<'s> {
     cfg: RenderConfig,
     pattern: SamplePattern,
     layouts: Vec<FeedbackLayout>,
+    /// Each layout's sample-location lookup, its constants worked out once.
+    locators: Vec<TexelLocator>,
     arrays: Vec<FeedbackArray>,
     /// (array, slice) of each texture's feedback map.
     slots: Vec<(usize, u32)>,
@@ -301,6 +303,7 @@ impl<'s> FeedbackRenderer<'s> {
             scene,
             cfg: *cfg,
             pattern,
+            locators: layouts.iter().map(FeedbackLayout::locator).collect(),
             layouts,
             arrays,
             slots,

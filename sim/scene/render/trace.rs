@@ -139,7 +139,7 @@ impl FeedbackRenderer<'_> {
             let (tx, ty) = match texel {
                 Some((class, t)) if class == m.layout_class => t,
                 _ => {
-                    let t = self.layouts[m.texture as usize].location(hit.uv);
+                    let t = self.locators[m.texture as usize].locate(hit.uv);
                     texel = Some((m.layout_class, t));
                     t
                 }
