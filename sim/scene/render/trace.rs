@@ -121,10 +121,10 @@ impl FeedbackRenderer<'_> {
         // A set's textures usually share a size, hence the desired LOD, and often a
         // feedback layout, hence the texel written.
         let mut desired = textures.first().map(|m| (m.sampler_class, first_desired));
-        let mut texel: Option<(u32, (u32, u32))> = None;
+        let mut texel = Recent::default();
         // The usual point-sampled clamp: one MinMip texel index per map size.
         let point_clamp = self.cfg.sampler.minmip.is_none();
-        let mut minmip_texel: Option<(u32, Option<usize>)> = None;
+        let mut minmip_texel = Recent::default();
         for m in textures {
             let sampler = &self.samplers[m.texture as usize];
             let d = match desired {
@@ -136,27 +136,13 @@ impl FeedbackRenderer<'_> {
                 }
             };
             let Some(d) = d else { continue };
-            let (tx, ty) = match texel {
-                Some((class, t)) if class == m.layout_class => t,
-                _ => {
-                    let t = self.locators[m.texture as usize].locate(hit.uv);
-                    texel = Some((m.layout_class, t));
-                    t
-                }
-            };
+            let (tx, ty) = texel.get_or(m.layout_class, || self.locators[m.texture as usize].locate(hit.uv));
             let map = &self.minmip[m.texture as usize];
             let lods = if !self.cfg.measure_quality {
                 // Timing only: the effective LOD is not needed (nor read).
                 Some((d.lod(), f32::NAN))
             } else if point_clamp {
-                let index = match minmip_texel {
-                    Some((class, i)) if class == m.minmip_class => i,
-                    _ => {
-                        let i = map.point_index(hit.uv.0, hit.uv.1);
-                        minmip_texel = Some((m.minmip_class, i));
-                        i
-                    }
-                };
+                let index = minmip_texel.get_or(m.minmip_class, || map.point_index(hit.uv.0, hit.uv.1));
                 index.map(|i| (d.lod(), d.effective(map.clamp_at(i))))
             } else {
                 sampler.clamped(hit.uv, &d, Some(map)).ok().map(|l| (l.desired_lod, l.effective_lod))
@@ -183,6 +169,39 @@ impl FeedbackRenderer<'_> {
                 footprints.push(s.feedback_footprint);
             }
         }
+    }
+}
+
+/// The values of the last two classes looked up: a texture set's textures come in at most
+/// a few classes, often interleaved (BC1 diffuse, BC5 normal, BC1 specular).
+struct Recent<T> {
+    entries: [(u32, T); 2],
+    /// The entry the next miss replaces.
+    oldest: usize,
+}
+
+impl<T: Copy + Default> Default for Recent<T> {
+    fn default() -> Self {
+        // Classes are texture ids, never u32::MAX.
+        Recent { entries: [(u32::MAX, T::default()); 2], oldest: 0 }
+    }
+}
+
+impl<T: Copy> Recent<T> {
+    /// The value of `class`, computed by `f` unless one of the last two classes was it.
+    #[inline]
+    fn get_or(&mut self, class: u32, f: impl FnOnce() -> T) -> T {
+        let [(c0, v0), (c1, v1)] = self.entries;
+        if c0 == class {
+            return v0;
+        }
+        if c1 == class {
+            return v1;
+        }
+        let v = f();
+        self.entries[self.oldest] = (class, v);
+        self.oldest ^= 1;
+        v
     }
 }
 
