@@ -99,6 +99,30 @@ impl Shape {
         }
     }
 
+    /// As [`hit_distance_inv`](Self::hit_distance_inv), with the face hit: the axis of a
+    /// cube's face (0 for the other shapes). [`intersect_at`](Self::intersect_at) finishes
+    /// the hit from the two.
+    #[inline]
+    pub fn hit_distance_face_inv(&self, origin: DVec3, dir: DVec3, inv_dir: DVec3, t_max: f64) -> Option<(f64, u8)> {
+        match *self {
+            Shape::Cube { center, half } => {
+                cube_distance_inv(center, half, origin, inv_dir, t_max).map(|(t, axis)| (t, axis as u8))
+            }
+            _ => self.hit_distance(origin, dir, t_max).map(|t| (t, 0)),
+        }
+    }
+
+    /// The hit [`intersect_inv`](Self::intersect_inv) finds, given the distance and face
+    /// [`hit_distance_face_inv`](Self::hit_distance_face_inv) found along the same ray: a
+    /// cube skips its slab test (the other shapes intersect again).
+    #[inline(always)]
+    pub fn intersect_at(&self, origin: DVec3, dir: DVec3, inv_dir: DVec3, t: f64, face: u8) -> Option<SurfaceHit> {
+        match *self {
+            Shape::Cube { center, half } => Some(cube_hit_at(center, half, origin, dir, t, face.into())),
+            _ => self.intersect_inv(origin, dir, inv_dir, f64::INFINITY),
+        }
+    }
+
     /// Nearest hit in (1e-9, t_max).
     pub fn intersect(&self, origin: DVec3, dir: DVec3, t_max: f64) -> Option<SurfaceHit> {
         self.intersect_inv(origin, dir, dir.recip(), t_max)
@@ -168,6 +192,12 @@ pub(crate) fn intersect_cube(
     t_max: f64,
 ) -> Option<SurfaceHit> {
     let (t, axis) = cube_distance_inv(center, half, origin, inv_dir, t_max)?;
+    Some(cube_hit_at(center, half, origin, dir, t, axis))
+}
+
+/// The surface hit on a cube at distance `t` on the face across `axis` (from its slab test).
+#[inline(always)]
+pub(crate) fn cube_hit_at(center: DVec3, half: f64, origin: DVec3, dir: DVec3, t: f64, axis: usize) -> SurfaceHit {
     let local = origin - center;
     let p = local + dir * t;
     let sign = if p[axis] >= 0.0 { 1.0 } else { -1.0 };
@@ -185,7 +215,7 @@ pub(crate) fn intersect_cube(
     dpdu[a] = size;
     let mut dpdv = DVec3::ZERO;
     dpdv[b] = -size;
-    Some(SurfaceHit {
+    SurfaceHit {
         t,
         position: center + p,
         normal,
@@ -193,7 +223,7 @@ pub(crate) fn intersect_cube(
         dpdu,
         dpdv,
         frame: TangentFrame::Axes { normal: axis as u8, u: a as u8, v: b as u8 },
-    })
+    }
 }
 
 fn sphere_distance(center: DVec3, radius: f64, origin: DVec3, dir: DVec3, t_max: f64) -> Option<f64> {
@@ -296,5 +326,36 @@ mod tests {
         let b = Aabb { min: DVec3::splat(-1.0), max: DVec3::splat(1.0) };
         assert_eq!(b.hit(DVec3::new(0.0, 0.0, 5.0), (-DVec3::Z).recip(), 100.0), Some(4.0));
         assert_eq!(b.hit(DVec3::new(3.0, 0.0, 5.0), (-DVec3::Z).recip(), 100.0), None);
+    }
+
+    proptest::proptest! {
+        /// A hit finished from the distance and face of the visibility pass's test is the
+        /// hit a full intersection finds, bit for bit, including rays from inside a cube,
+        /// along axes and through edges.
+        #[test]
+        fn hit_at_the_tested_distance_and_face_equals_the_full_intersection(
+            origin in proptest::array::uniform3(-12.0f64..12.0),
+            dir in proptest::array::uniform3(-1.0f64..1.0),
+            axis_aligned in proptest::bool::ANY,
+            shape in 0usize..3,
+        ) {
+            let mut dir = DVec3::from(dir);
+            if axis_aligned {
+                dir = DVec3::new(dir.x, 0.0, 0.0);
+            }
+            proptest::prop_assume!(dir.length() > 1e-3);
+            let dir = dir.normalize();
+            let (origin, inv) = (DVec3::from(origin), dir.recip());
+            let shape = [
+                Shape::Cube { center: DVec3::new(1.0, -2.0, 0.5), half: 3.0 },
+                Shape::Sphere { center: DVec3::ZERO, radius: 4.0 },
+                Shape::Ground { center: DVec3::ZERO, half: 8.0, uv_repeat: 2.0 },
+            ][shape];
+            let full = shape.intersect_inv(origin, dir, inv, f64::INFINITY);
+            let tested = shape.hit_distance_face_inv(origin, dir, inv, f64::INFINITY);
+            proptest::prop_assert_eq!(tested.map(|(t, _)| t), shape.hit_distance_inv(origin, dir, inv, f64::INFINITY));
+            let finished = tested.and_then(|(t, face)| shape.intersect_at(origin, dir, inv, t, face));
+            proptest::prop_assert_eq!(finished, full);
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! pixel shader, and what the sampler turns into a LOD.
 
 use super::bvh::Bvh;
-use super::geometry::{intersect_cube, Shape, SurfaceHit, TangentFrame};
+use super::geometry::{cube_hit_at, Shape, SurfaceHit, TangentFrame};
 use glam::DVec3;
 
 /// A pinhole camera over a pixel grid.
@@ -94,14 +94,23 @@ impl RayCamera {
     }
 
     /// The UV and UV derivatives ([du/dx, dv/dx, du/dy, dv/dy]) of [`shade`](Self::shade)
-    /// alone: small enough to stay in registers in a renderer's hot loop.
+    /// alone, from the distance `t` and `face` a visibility pass found
+    /// ([`Shape::hit_distance_face_inv`]): small enough to stay in registers in a
+    /// renderer's hot loop.
     #[inline(always)]
-    pub fn shade_uv(&self, shapes: &[Shape], ray: &PrimaryRay, object: u32) -> Option<((f64, f64), [f64; 4])> {
+    pub fn shade_uv(
+        &self,
+        shapes: &[Shape],
+        ray: &PrimaryRay,
+        object: u32,
+        t: f64,
+        face: u8,
+    ) -> Option<((f64, f64), [f64; 4])> {
         // Each shape finishes in its own arm: merging the arms' whole surface hits first
         // would send them through memory.
         let hit = match shapes[object as usize] {
             Shape::Cube { center, half } => {
-                let hit = intersect_cube(center, half, self.position, ray.dir, ray.inv_dir, f64::INFINITY)?;
+                let hit = cube_hit_at(center, half, self.position, ray.dir, t, face.into());
                 uv_and_derivatives(&hit, ray)
             }
             ref shape => {

@@ -23,12 +23,22 @@ pub struct SampleGrid {
 /// No object along the ray.
 pub const MISS: u32 = u32::MAX;
 
+/// A sample's nearest hit: the object and the face the slab test found (for cubes), so
+/// that shading need not test the box again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Nearest {
+    pub object: u32,
+    pub face: u8,
+}
+
+const NOTHING: Nearest = Nearest { object: MISS, face: 0 };
+
 /// Reusable buffers for the visibility pass (no allocation per frame once warm).
 #[derive(Debug, Default)]
 pub struct Visibility {
     rays: Vec<RayDirection>,
     nearest_t: Vec<f64>,
-    nearest: Vec<u32>,
+    nearest: Vec<Nearest>,
     /// (distance from the camera to the object's box, object, block rectangle).
     order: Vec<(f64, u32, BlockRect)>,
 }
@@ -53,7 +63,7 @@ impl Visibility {
         self.nearest_t.clear();
         self.nearest_t.resize(pixels.len(), f64::INFINITY);
         self.nearest.clear();
-        self.nearest.resize(pixels.len(), MISS);
+        self.nearest.resize(pixels.len(), NOTHING);
         self.order.clear();
         for (i, shape) in shapes.iter().enumerate() {
             let bounds = shape.bounds();
@@ -79,10 +89,10 @@ impl Visibility {
                             continue;
                         }
                         let ray = &rays[ray_row + bx as usize];
-                        if let Some(t) = shape.hit_distance_inv(origin, ray.dir, ray.inv_dir, best_t[k]) {
-                            if t < best_t[k] || object < best[k] {
+                        if let Some((t, face)) = shape.hit_distance_face_inv(origin, ray.dir, ray.inv_dir, best_t[k]) {
+                            if t < best_t[k] || object < best[k].object {
                                 best_t[k] = t;
-                                best[k] = object;
+                                best[k] = Nearest { object, face };
                             }
                         }
                     }
@@ -99,7 +109,14 @@ impl Visibility {
 
     /// The object sample `i` hits first, or [`MISS`].
     pub fn nearest(&self, i: usize) -> u32 {
-        self.nearest[i]
+        self.nearest[i].object
+    }
+
+    /// Sample `i`'s nearest hit, its distance along the unit ray, and the face hit (see
+    /// [`Shape::intersect_at`]); the object is [`MISS`] when nothing was hit.
+    #[inline]
+    pub fn nearest_hit(&self, i: usize) -> (Nearest, f64) {
+        (self.nearest[i], self.nearest_t[i])
     }
 }
 

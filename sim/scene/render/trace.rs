@@ -84,11 +84,13 @@ impl FeedbackRenderer<'_> {
         chunk.desired.clear();
         // Pass 1: shading.
         for i in range.clone() {
-            let object = visibility.nearest(i);
+            let (nearest, t) = visibility.nearest_hit(i);
+            let object = nearest.object;
             if object == MISS {
                 continue;
             }
-            if let Some((uv, derivs)) = camera.shade_uv(&self.scene.shapes, &visibility.ray(camera, i), object) {
+            let ray = visibility.ray(camera, i);
+            if let Some((uv, derivs)) = camera.shade_uv(&self.scene.shapes, &ray, object, t, nearest.face) {
                 chunk.hits.push(ShadedHit { sample: i, object, uv: (wrap_unit(uv.0), wrap_unit(uv.1)), derivs });
             }
         }
