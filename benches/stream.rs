@@ -1,7 +1,7 @@
 //! Streaming simulator speed: sample-grid.ron (64 sets × 3 × 8192², 1080p/128 sampling,
 //! the engine, NVMe, DirectStorage and MDU): its first 2 simulated seconds on all cores,
-//! and the whole recorded 60 s path on one core (the measure: ten runs of about
-//! 8 s each, flat sampling).
+//! and the whole recorded 60 s path on one core in timing-only mode (the measure:
+//! ten runs of about 6 s each, flat sampling).
 //! Criterion's "elem/s" here is simulated seconds per wall-clock second.
 //! Run: cargo bench --features bench --bench stream
 
@@ -26,14 +26,16 @@ fn sample_grid(c: &mut Criterion) {
         });
     }
     // The measure: the whole 60 s path on one core (the sampler's thread pool
-    // limited to one thread).
-    let overrides: Vec<Override> =
-        ["workload.render.feedback.writes=Location"].iter().map(|s| s.parse().unwrap()).collect();
+    // limited to one thread), timing only (no visual-quality measurement).
+    let overrides: Vec<Override> = ["workload.render.feedback.writes=Location", "workload.mode=TimingOnly"]
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
     let scenario = Scenario::load(&file, &overrides).expect("sample-grid.ron loads");
     let one_core = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a one-thread pool");
     group.throughput(Throughput::Elements(60));
     group.sampling_mode(SamplingMode::Flat);
-    group.bench_function("sample-grid, 60 s simulated, location feedback, one core", |b| {
+    group.bench_function("sample-grid, 60 s simulated, location feedback, timing only, one core", |b| {
         b.iter(|| {
             one_core.install(|| run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {}).expect("runs").stats)
         })
