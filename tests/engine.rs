@@ -253,3 +253,23 @@ fn the_thread_count_does_not_change_a_streaming_run() {
         assert_eq!(stats_with(1), stats_with(3), "{writes}");
     }
 }
+
+#[test]
+fn a_timing_only_report_says_so_and_leaves_quality_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t");
+    let status = crate::common::sfsim()
+        .args(["run", "-q", "--no-host-stats", "--set", "duration=500ms", "--set", "workload.mode=TimingOnly", "--out"])
+        .arg(&out)
+        .arg(repo("scenarios/quickstart.ron"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let stats: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("stats.json")).unwrap()).unwrap();
+    assert!(stats["quality.lod_deficit.mean"]["value"].is_null());
+    assert!(stats["engine.loads"]["value"].as_f64().unwrap() > 0.0);
+    let frames = std::fs::read_to_string(out.join("frames.csv")).unwrap();
+    assert!(frames.lines().skip(1).all(|l| l.ends_with(",,")), "quality columns are empty");
+    assert!(!out.join("lod_deficit.png").exists());
+    assert!(std::fs::read_to_string(out.join("index.html")).unwrap().contains("timing only"));
+}

@@ -107,7 +107,12 @@ pub(super) fn write_stream_run(
     let ms: Vec<f64> = o.tile_latencies.iter().map(|t| t.as_ms_f64()).collect();
     let markers = percentile_markers(&o.tile_latencies);
     let nvme = &scenario.hardware.nvme;
-    let (title, subtitle) = header(scenario, "streaming");
+    let (title, mut subtitle) = header(scenario, "streaming");
+    if let crate::scenario::Workload::Stream(w) = &scenario.workload {
+        if w.mode == crate::workload::stream::StreamMode::TimingOnly {
+            subtitle.push_str(" — timing only: visual quality not measured");
+        }
+    }
     let mut report = Report {
         title,
         subtitle,
