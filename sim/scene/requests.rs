@@ -80,6 +80,37 @@ impl TileSet {
     }
 }
 
+/// The texels of one feedback map first written since its clear, as x | y << 16, recorded
+/// without a branch on whether the write was the first: a texel is first written at most
+/// once per clear, so one slot per texel (plus the one the next record writes) suffices.
+#[derive(Debug, Clone)]
+pub struct FirstWrites {
+    slots: Vec<u32>,
+    len: usize,
+}
+
+impl FirstWrites {
+    /// For a map of `texels` texels.
+    pub fn new(texels: usize) -> FirstWrites {
+        FirstWrites { slots: vec![0; texels + 1], len: 0 }
+    }
+
+    /// Records texel `xy`, kept only when `first`. At most one `first` per texel per clear.
+    #[inline]
+    pub fn record(&mut self, xy: u32, first: bool) {
+        self.slots[self.len] = xy;
+        self.len += usize::from(first);
+    }
+
+    pub fn texels(&self) -> &[u32] {
+        &self.slots[..self.len]
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,5 +150,16 @@ mod tests {
         single.drain_into(9, &mut singles);
         // Only the one-tile rectangle inside a standard mip was inserted singly.
         assert_eq!(singles, vec![(9, TileCoord { mip: 1, x: 0, y: 0 })]);
+    }
+
+    #[test]
+    fn first_writes_keep_only_first_records_and_hold_every_texel() {
+        let mut writes = FirstWrites::new(3);
+        for (xy, first) in [(5, true), (5, false), (7, true), (9, true), (7, false), (9, false)] {
+            writes.record(xy, first);
+        }
+        assert_eq!(writes.texels(), &[5, 7, 9]);
+        writes.clear();
+        assert!(writes.texels().is_empty());
     }
 }

@@ -5,7 +5,7 @@
 
 mod trace;
 
-use super::requests::TileSet;
+use super::requests::{FirstWrites, TileSet};
 use super::visibility::Visibility;
 use super::{RayCamera, SamplePattern, Scene};
 use serde::{Deserialize, Serialize};
@@ -213,7 +213,7 @@ pub struct FeedbackRenderer<'s> {
     tile_sets: Vec<TileSet>,
     /// With MinMip feedback at the sample location: per texture, the texels (x | y << 16)
     /// first written since the clear, so finding the requested tiles reads only those.
-    first_writes: Option<Vec<Vec<u32>>>,
+    first_writes: Option<Vec<FirstWrites>>,
     /// Textures whose feedback maps were written since the last clear (without first-write
     /// lists; with them, a texture was written when its list is not empty).
     written: Vec<bool>,
@@ -299,6 +299,10 @@ impl<'s> FeedbackRenderer<'s> {
                     .collect()
             })
             .collect();
+        let first_writes =
+            (cfg.feedback.kind == FeedbackKind::MinMip && cfg.feedback.writes == FeedbackWrites::Location).then(|| {
+                layouts.iter().map(|l| FirstWrites::new(l.map_width() as usize * l.map_height() as usize)).collect()
+            });
         Ok(FeedbackRenderer {
             scene,
             cfg: *cfg,
@@ -312,9 +316,7 @@ impl<'s> FeedbackRenderer<'s> {
             writes_feedback,
             samplers,
             materials,
-            first_writes: (cfg.feedback.kind == FeedbackKind::MinMip
-                && cfg.feedback.writes == FeedbackWrites::Location)
-                .then(|| vec![Vec::new(); scene.textures.len()]),
+            first_writes,
             tile_sets: scene.textures.iter().map(|d| TileSet::new(TileGrid::new(d))).collect(),
             written,
             frame: FrameBuffers::default(),
@@ -338,7 +340,7 @@ impl<'s> FeedbackRenderer<'s> {
             m.clear();
         }
         self.written.iter_mut().for_each(|w| *w = false);
-        self.first_writes.iter_mut().flatten().for_each(Vec::clear);
+        self.first_writes.iter_mut().flatten().for_each(FirstWrites::clear);
     }
 
     /// Feedback map size of a texture (feedback texels).
@@ -479,10 +481,10 @@ impl<'s> FeedbackRenderer<'s> {
                 let Writes::Texel(x, y, value) = s.writes else { unreachable!("location writes carry a texel") };
                 if self.writes_feedback[tex] {
                     let (a, slice) = self.slots[tex];
-                    if self.arrays[a].write_min_previous(slice, x, y, value) == Some(Lod53::NONE) {
-                        // Feedback maps are at most 16384 / 4 texels across: x and y fit 16 bits.
-                        lists[tex].push(x | y << 16);
-                    }
+                    let previous = self.arrays[a].write_min_previous(slice, x, y, value);
+                    // About half the writes are first writes: recorded without a branch.
+                    // Feedback maps are at most 16384 / 4 texels across: x and y fit 16 bits.
+                    lists[tex].record(x | y << 16, previous == Some(Lod53::NONE) && value != Lod53::NONE);
                 }
             }
             return;
@@ -533,7 +535,7 @@ impl<'s> FeedbackRenderer<'s> {
         let mut out: Vec<(u32, TileCoord)> = Vec::new();
         for tex in 0..self.scene.textures.len() {
             let written = match &self.first_writes {
-                Some(lists) => !lists[tex].is_empty(),
+                Some(lists) => !lists[tex].texels().is_empty(),
                 None => self.written[tex],
             };
             if !written {
@@ -568,7 +570,7 @@ impl<'s> FeedbackRenderer<'s> {
                     let texels = slice.texels();
                     if let Some(lists) = &self.first_writes {
                         // Only the texels written this frame can hold a request.
-                        for &xy in &lists[tex] {
+                        for &xy in lists[tex].texels() {
                             let (fx, fy) = (xy & 0xFFFF, xy >> 16);
                             let v = texels[(fy * mw + fx) as usize];
                             if v != Lod53::NONE.0 {
