@@ -202,7 +202,12 @@ impl FeedbackLayout {
     /// `policy`.
     #[inline]
     pub fn recorded_value(&self, desired_lod: f32, policy: SmallTailPolicy) -> Lod53 {
-        let value = Lod53::from_lod(desired_lod);
+        self.recorded_lod53(Lod53::from_lod(desired_lod), policy)
+    }
+
+    /// [`recorded_value`](Self::recorded_value) of a desired LOD already in 5.3 form.
+    #[inline]
+    pub fn recorded_lod53(&self, value: Lod53, policy: SmallTailPolicy) -> Lod53 {
         if policy == SmallTailPolicy::Exact {
             return value;
         }

@@ -10,7 +10,13 @@
 /// zero derivatives, negative when magnifying.
 #[inline]
 pub fn isotropic_lod(dx: (f64, f64), dy: (f64, f64)) -> f64 {
-    dx.0.hypot(dx.1).max(dy.0.hypot(dy.1)).log2()
+    isotropic_length(dx, dy).log2()
+}
+
+/// The length whose `log2` is [`isotropic_lod`]: the longer derivative, texels.
+#[inline]
+pub(crate) fn isotropic_length(dx: (f64, f64), dy: (f64, f64)) -> f64 {
+    dx.0.hypot(dx.1).max(dy.0.hypot(dy.1))
 }
 
 /// Result of the anisotropic LOD computation.
@@ -34,6 +40,14 @@ pub struct AnisoLod {
 /// stays negative (the spec's post-2009 recommendation, which keeps LOD bias effective).
 #[inline]
 pub fn anisotropic_lod(dx: (f64, f64), dy: (f64, f64), max_aniso: u32) -> AnisoLod {
+    let (minor, ratio, major) = anisotropic_axes(dx, dy, max_aniso);
+    AnisoLod { lod: minor.log2(), ratio, major }
+}
+
+/// [`anisotropic_lod`] before the logarithm: (minor axis length, ratio, major axis); the
+/// minor axis is 0 for a zero footprint (LOD −∞).
+#[inline]
+pub(crate) fn anisotropic_axes(dx: (f64, f64), dy: (f64, f64), max_aniso: u32) -> (f64, f64, (f64, f64)) {
     let sq_x = dx.0 * dx.0 + dx.1 * dx.1;
     let sq_y = dy.0 * dy.0 + dy.1 * dy.1;
     let det = (dx.0 * dy.1 - dx.1 * dy.0).abs();
@@ -41,7 +55,7 @@ pub fn anisotropic_lod(dx: (f64, f64), dy: (f64, f64), max_aniso: u32) -> AnisoL
     let len_major = sq_major.sqrt();
     if len_major == 0.0 {
         // No footprint at all: isotropic, LOD -inf (clamped to the finest mip later).
-        return AnisoLod { lod: f64::NEG_INFINITY, ratio: 1.0, major: (0.0, 0.0) };
+        return (0.0, 1.0, (0.0, 0.0));
     }
     let max_aniso = f64::from(max_aniso);
     let mut ratio = sq_major / det; // +inf for parallel derivatives
@@ -55,7 +69,7 @@ pub fn anisotropic_lod(dx: (f64, f64), dy: (f64, f64), max_aniso: u32) -> AnisoL
     if len_minor < 1.0 {
         ratio = (ratio * len_minor).max(1.0);
     }
-    AnisoLod { lod: len_minor.log2(), ratio, major }
+    (len_minor, ratio, major)
 }
 
 /// `lod` truncated to the 8.8 fixed point mip selection uses ("converted to at least 8.8

@@ -1,7 +1,8 @@
 //! GPU side of the streaming path: 5.3 LOD values, sampler feedback maps, MinMip maps and
 //! the MinMip filter, and the sampler's LOD / footprint model (SPEC §4, DESIGN.md).
 //!
-//! - [`Lod53`]: unsigned 5.3 fixed point (LOD x 8); 0xFF = "nothing requested".
+//! - [`Lod53`]: unsigned 5.3 fixed point (LOD x 8); 0xFF = "nothing requested";
+//!   [`lod53_of_length`] encodes a LOD from its length's exponent and mantissa.
 //! - [`MinMipFeedback`], [`FeedbackArray`]: MinMip feedback maps (atomic-min writes,
 //!   cleared to 0xFF), equal-size maps as slices of one allocation for bulk clears.
 //! - [`MipRegionUsedFeedback`]: the other D3D12 feedback format, one bit per region and mip.
@@ -22,6 +23,7 @@ mod feedback_write;
 mod footprint;
 mod limits;
 mod lod;
+mod lod_fixed;
 mod lod_select;
 mod minmip;
 mod minmip_filter;
@@ -37,6 +39,7 @@ pub use limits::{
     MIP_LOD_BIAS_MIN,
 };
 pub use lod::Lod53;
+pub use lod_fixed::lod53_of_length;
 pub use lod_select::{anisotropic_lod, isotropic_lod, linear_mips, nearest_mip, AnisoLod};
 pub use minmip::MinMipMap;
 pub use minmip_filter::{MinMipFilter, Offset, Slope};

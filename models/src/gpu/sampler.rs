@@ -1,7 +1,7 @@
 //! The sampler model: LOD, MinMip clamp and filter footprint for one sample.
 //!
 //! Per sample (D3D11.3 §7.18.11 and the D3D12 Sampler Feedback spec's SFS usage):
-//! 1. LOD from the UV derivatives ([`isotropic_lod`] / [`anisotropic_lod`]), plus the
+//! 1. LOD from the UV derivatives ([`isotropic_lod`](super::isotropic_lod) / [`anisotropic_lod`](super::anisotropic_lod)), plus the
 //!    sampler's LOD bias, clamped to the texture's mips `[0, mip_count - 1]` (the
 //!    MinLOD/MaxLOD clamp, with D3D's NaN-dropping min/max). That is the *desired* LOD, the
 //!    value feedback records (computed without the MinMip clamp).
@@ -30,7 +30,8 @@ use super::error::GpuError;
 use super::feedback::check_dim;
 use super::footprint::{bilinear_tap, point_tap, Footprint, Tap};
 use super::limits::{full_mip_count, MAX_ANISOTROPY, MIP_LOD_BIAS_MAX, MIP_LOD_BIAS_MIN};
-use super::lod_select::{anisotropic_lod, isotropic_lod, linear_mips, nearest_mip};
+use super::lod::Lod53;
+use super::lod_select::{anisotropic_axes, isotropic_length, linear_mips, nearest_mip};
 use super::minmip::MinMipMap;
 use super::minmip_filter::MinMipFilter;
 use serde::{Deserialize, Serialize};
@@ -221,25 +222,41 @@ impl PreparedSampler {
     /// material's textures of one size compute it once.
     #[inline]
     pub fn desired(&self, derivs: [f64; 4]) -> Result<DesiredLod, GpuError> {
-        let desc = &self.desc;
+        let (length, ratio, major) = self.lod_length(derivs)?;
+        // D3D: clampedLOD = max(MinLOD, min(MaxLOD, LOD + bias)); f64::min/max drop a NaN
+        // operand exactly like D3D's min/max, so NaN cannot reach mip selection.
+        let max_lod = f64::from(self.mip_count - 1);
+        let desired = (length.log2() + f64::from(self.desc.lod_bias)).min(max_lod).max(0.0);
+        Ok(DesiredLod { desired, ratio, major })
+    }
+
+    /// The MinMip feedback value of the desired LOD, `Lod53::from_lod(desired.lod())`:
+    /// without LOD bias, worked out from the LOD's length with no logarithm
+    /// ([`lod53_of_length`](super::lod53_of_length)). Same errors as
+    /// [`desired`](Self::desired).
+    #[inline]
+    pub fn desired_lod53(&self, derivs: [f64; 4]) -> Result<Lod53, GpuError> {
+        if self.desc.lod_bias != 0.0 {
+            return self.desired(derivs).map(|d| Lod53::from_lod(d.lod()));
+        }
+        let (length, _, _) = self.lod_length(derivs)?;
+        Ok(super::lod53_of_length(length, f64::from(self.mip_count - 1)))
+    }
+
+    /// The length, mip-0 texels, whose `log2` is the unbiased LOD, with the ratio and major
+    /// axis of anisotropy.
+    #[inline]
+    fn lod_length(&self, derivs: [f64; 4]) -> Result<(f64, f64, (f64, f64)), GpuError> {
         if derivs.iter().any(|d| !d.is_finite()) {
             return Err(GpuError::NonFinite("uv derivatives"));
         }
         let (w, h) = (f64::from(self.tex_w), f64::from(self.tex_h));
         let dx = (derivs[0] * w, derivs[1] * h);
         let dy = (derivs[2] * w, derivs[3] * h);
-        let (lod, ratio, major) = match desc.filter {
-            Filter::Anisotropic { max_aniso } => {
-                let a = anisotropic_lod(dx, dy, max_aniso);
-                (a.lod, a.ratio, a.major)
-            }
-            _ => (isotropic_lod(dx, dy), 1.0, (0.0, 0.0)),
-        };
-        // D3D: clampedLOD = max(MinLOD, min(MaxLOD, LOD + bias)); f64::min/max drop a NaN
-        // operand exactly like D3D's min/max, so NaN cannot reach mip selection.
-        let max_lod = f64::from(self.mip_count - 1);
-        let desired = (lod + f64::from(desc.lod_bias)).min(max_lod).max(0.0);
-        Ok(DesiredLod { desired, ratio, major })
+        Ok(match self.desc.filter {
+            Filter::Anisotropic { max_aniso } => anisotropic_axes(dx, dy, max_aniso),
+            _ => (isotropic_length(dx, dy), 1.0, (0.0, 0.0)),
+        })
     }
 
     /// The LODs at `uv` given the [`desired`](Self::desired) part (from this sampler or an

@@ -195,6 +195,9 @@ pub struct FeedbackRenderer<'s> {
     cfg: RenderConfig,
     pattern: SamplePattern,
     layouts: Vec<FeedbackLayout>,
+    /// Timing only with MinMip feedback at the location: a texture read yields only the
+    /// value it writes (see `trace`).
+    feedback_value_only: bool,
     /// Each layout's sample-location lookup, its constants worked out once.
     locators: Vec<TexelLocator>,
     arrays: Vec<FeedbackArray>,
@@ -307,6 +310,8 @@ impl<'s> FeedbackRenderer<'s> {
             scene,
             cfg: *cfg,
             pattern,
+            feedback_value_only: !cfg.measure_quality
+                && (cfg.feedback.kind, cfg.feedback.writes) == (FeedbackKind::MinMip, FeedbackWrites::Location),
             locators: layouts.iter().map(FeedbackLayout::locator).collect(),
             layouts,
             arrays,

@@ -55,6 +55,9 @@ pub(super) struct Chunk {
     pub samples: Vec<TracedSample>,
     pub footprints: Vec<Footprint>,
     desired: Vec<Option<DesiredLod>>,
+    /// Timing-only MinMip feedback at the location: per hit, its first texture's desired
+    /// LOD in 5.3 form (all the reads need).
+    values: Vec<Option<Lod53>>,
 }
 
 /// A sample that hit something: where, and the UV derivatives there.
@@ -82,6 +85,7 @@ impl FeedbackRenderer<'_> {
         chunk.footprints.clear();
         chunk.hits.clear();
         chunk.desired.clear();
+        chunk.values.clear();
         // Pass 1: shading.
         for i in range.clone() {
             let (nearest, t) = visibility.nearest_hit(i);
@@ -95,6 +99,21 @@ impl FeedbackRenderer<'_> {
             }
         }
         let at_location = self.cfg.feedback.writes == FeedbackWrites::Location;
+        if at_location && self.feedback_value_only {
+            // Timing only, MinMip feedback at the location: each read yields its feedback
+            // value and nothing else, so the LOD never leaves 5.3 form (no logarithm).
+            let values = chunk.hits.iter().map(|h| {
+                let first = self.materials[h.object as usize].first()?;
+                self.samplers[first.texture as usize].desired_lod53(h.derivs).ok()
+            });
+            chunk.values.extend(values);
+            for (hit, &value) in chunk.hits.iter().zip(&chunk.values) {
+                let start = chunk.samples.len() as u32;
+                self.feedback_values_at_location(hit, value, &mut chunk.samples);
+                chunk.reads.push(start..chunk.samples.len() as u32);
+            }
+            return;
+        }
         if at_location {
             // Pass 2: the desired LOD of each hit's first texture (its set usually shares it).
             let desired = chunk.hits.iter().map(|h| {
@@ -153,6 +172,34 @@ impl FeedbackRenderer<'_> {
                 let value = self.layouts[m.texture as usize].recorded_value(desired, self.cfg.feedback.small_tail);
                 out.push(TracedSample { texture: m.texture, desired, effective, writes: Writes::Texel(tx, ty, value) });
             }
+        }
+    }
+
+    /// [`sample_at_location`](Self::sample_at_location) when only the feedback values are
+    /// wanted: `first_value` is the 5.3 desired LOD of the material's first texture. The
+    /// reads carry no LODs (NaN).
+    fn feedback_values_at_location(&self, hit: &ShadedHit, first_value: Option<Lod53>, out: &mut Vec<TracedSample>) {
+        let textures = &self.materials[hit.object as usize];
+        let mut value = textures.first().map(|m| (m.sampler_class, first_value));
+        let mut texel = Recent::default();
+        for m in textures {
+            let v = match value {
+                Some((class, v)) if class == m.sampler_class => v,
+                _ => {
+                    let v = self.samplers[m.texture as usize].desired_lod53(hit.derivs).ok();
+                    value = Some((m.sampler_class, v));
+                    v
+                }
+            };
+            let Some(v) = v else { continue };
+            let (tx, ty) = texel.get_or(m.layout_class, || self.locators[m.texture as usize].locate(hit.uv));
+            let recorded = self.layouts[m.texture as usize].recorded_lod53(v, self.cfg.feedback.small_tail);
+            out.push(TracedSample {
+                texture: m.texture,
+                desired: f32::NAN,
+                effective: f32::NAN,
+                writes: Writes::Texel(tx, ty, recorded),
+            });
         }
     }
 

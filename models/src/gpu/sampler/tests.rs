@@ -248,3 +248,28 @@ proptest! {
         prop_assert_eq!(map.clamp_at(index), l.clamp);
     }
 }
+
+proptest! {
+    /// The desired LOD's 5.3 value without a logarithm equals the encoding of the
+    /// floating-point desired LOD, for every filter, with and without bias, from
+    /// magnification to the last mip.
+    #[test]
+    fn desired_lod53_equals_the_encoded_desired_lod(
+        d in proptest::array::uniform4(-1.0f64..1.0),
+        scale in -16.0f64..0.0,
+        filter in 0usize..4,
+        bias in prop_oneof![Just(0.0f32), -2.0f32..2.0],
+    ) {
+        let filter = [
+            Filter::Point,
+            Filter::Trilinear,
+            Filter::Anisotropic { max_aniso: 16 },
+            Filter::Anisotropic { max_aniso: 2 },
+        ][filter];
+        let desc = SamplerDesc { lod_bias: bias, ..SamplerDesc::new(filter) };
+        let sampler = PreparedSampler::new(&desc, 8192, 4096, 14).unwrap();
+        let derivs = d.map(|x| x * 2f64.powf(scale));
+        let expected = Lod53::from_lod(sampler.desired(derivs).unwrap().lod());
+        prop_assert_eq!(sampler.desired_lod53(derivs).unwrap(), expected);
+    }
+}
