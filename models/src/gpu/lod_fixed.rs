@@ -19,8 +19,7 @@ const EIGHTHS: [f64; 7] = [
 ];
 
 /// 1, the thresholds, 2: the bounds of each eighth's mantissas.
-const BOUNDS: [f64; 9] =
-    [1.0, EIGHTHS[0], EIGHTHS[1], EIGHTHS[2], EIGHTHS[3], EIGHTHS[4], EIGHTHS[5], EIGHTHS[6], 2.0];
+const BOUNDS: [f64; 9] = [1.0, EIGHTHS[0], EIGHTHS[1], EIGHTHS[2], EIGHTHS[3], EIGHTHS[4], EIGHTHS[5], EIGHTHS[6], 2.0];
 
 /// How close (relative) a mantissa may come to a threshold, 1 or 2 before the fast answer
 /// is not trusted: 2e-5 in the mantissa is ~3e-5 mips, far more than the `f32` rounding of

@@ -236,11 +236,26 @@ impl PreparedSampler {
     /// [`desired`](Self::desired).
     #[inline]
     pub fn desired_lod53(&self, derivs: [f64; 4]) -> Result<Lod53, GpuError> {
+        self.desired_length(derivs).map(|l| self.lod53_of(l))
+    }
+
+    /// The first half of [`desired_lod53`](Self::desired_lod53): the length, mip-0 texels,
+    /// whose `log2` is the unbiased LOD. Same errors as [`desired`](Self::desired).
+    #[inline]
+    pub fn desired_length(&self, derivs: [f64; 4]) -> Result<f64, GpuError> {
+        self.lod_length(derivs).map(|(length, _, _)| length)
+    }
+
+    /// The second half of [`desired_lod53`](Self::desired_lod53): the 5.3 desired LOD of a
+    /// [`desired_length`](Self::desired_length).
+    #[inline]
+    pub fn lod53_of(&self, length: f64) -> Lod53 {
+        let max_lod = f64::from(self.mip_count - 1);
         if self.desc.lod_bias != 0.0 {
-            return self.desired(derivs).map(|d| Lod53::from_lod(d.lod()));
+            let desired = (length.log2() + f64::from(self.desc.lod_bias)).min(max_lod).max(0.0);
+            return Lod53::from_lod(desired as f32);
         }
-        let (length, _, _) = self.lod_length(derivs)?;
-        Ok(super::lod53_of_length(length, f64::from(self.mip_count - 1)))
+        super::lod53_of_length(length, max_lod)
     }
 
     /// The length, mip-0 texels, whose `log2` is the unbiased LOD, with the ratio and major

@@ -58,6 +58,7 @@ pub(super) struct Chunk {
     /// Timing-only MinMip feedback at the location: per hit, its first texture's desired
     /// LOD in 5.3 form (all the reads need).
     values: Vec<Option<Lod53>>,
+    lengths: Vec<Option<f64>>,
 }
 
 /// A sample that hit something: where, and the UV derivatives there.
@@ -102,9 +103,17 @@ impl FeedbackRenderer<'_> {
         if at_location && self.feedback_value_only {
             // Timing only, MinMip feedback at the location: each read yields its feedback
             // value and nothing else, so the LOD never leaves 5.3 form (no logarithm).
-            let values = chunk.hits.iter().map(|h| {
+            // In two steps, each a short loop whose iterations overlap: the lengths (square
+            // root and divisions), then their 5.3 values.
+            let lengths = chunk.hits.iter().map(|h| {
                 let first = self.materials[h.object as usize].first()?;
-                self.samplers[first.texture as usize].desired_lod53(h.derivs).ok()
+                self.samplers[first.texture as usize].desired_length(h.derivs).ok()
+            });
+            chunk.lengths.clear();
+            chunk.lengths.extend(lengths);
+            let values = chunk.hits.iter().zip(&chunk.lengths).map(|(h, &length)| {
+                let first = self.materials[h.object as usize].first()?;
+                Some(self.samplers[first.texture as usize].lod53_of(length?))
             });
             chunk.values.extend(values);
             for (hit, &value) in chunk.hits.iter().zip(&chunk.values) {
