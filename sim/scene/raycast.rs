@@ -216,13 +216,35 @@ fn axis_uv_derivatives(hit: &SurfaceHit, ray: &PrimaryRay, n: usize, u: usize, v
         return NO_DERIVATIVES;
     }
     let (inv_dn, inv_det) = (1.0 / dn, 1.0 / det);
-    let transfer = |d_dir: DVec3| {
-        let dt = -(d_dir[n] * hit.t * n_sign) * inv_dn;
-        let dp_u = d_dir[u] * hit.t + ray.dir[u] * dt;
-        let dp_v = d_dir[v] * hit.t + ray.dir[v] * dt;
-        ((c * (dp_u * pu)) * inv_det, (a * (dp_v * pv)) * inv_det)
-    };
-    (transfer(ray.ddir_dx), transfer(ray.ddir_dy))
+    // The ray's direction and the surface's terms, read once for both differentials.
+    let axes = AxisTransfer { t: hit.t, n_sign, inv_dn, dir_u: ray.dir[u], dir_v: ray.dir[v], a, c, pu, pv, inv_det };
+    let pick = |d: DVec3| (d[n], d[u], d[v]);
+    (axes.transfer(pick(ray.ddir_dx)), axes.transfer(pick(ray.ddir_dy)))
+}
+
+/// The per-hit terms of [`axis_uv_derivatives`]' transfer of a direction differential.
+struct AxisTransfer {
+    t: f64,
+    n_sign: f64,
+    inv_dn: f64,
+    dir_u: f64,
+    dir_v: f64,
+    a: f64,
+    c: f64,
+    pu: f64,
+    pv: f64,
+    inv_det: f64,
+}
+
+impl AxisTransfer {
+    /// The UV derivative for a direction differential with components (`n`, `u`, `v`).
+    #[inline(always)]
+    fn transfer(&self, (d_n, d_u, d_v): (f64, f64, f64)) -> (f64, f64) {
+        let dt = -(d_n * self.t * self.n_sign) * self.inv_dn;
+        let dp_u = d_u * self.t + self.dir_u * dt;
+        let dp_v = d_v * self.t + self.dir_v * dt;
+        ((self.c * (dp_u * self.pu)) * self.inv_det, (self.a * (dp_v * self.pv)) * self.inv_det)
+    }
 }
 
 #[cfg(test)]
