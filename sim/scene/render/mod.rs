@@ -554,20 +554,12 @@ impl<'s> FeedbackRenderer<'s> {
             let first_packed = set.grid().first_packed_mip();
             // Tile sizes are powers of two: shifts, not divisions, in this per-texel loop.
             debug_assert!(tw.is_power_of_two() && th.is_power_of_two());
-            let (tw_shift, th_shift) = (tw.trailing_zeros(), th.trailing_zeros());
-            let region_is_tile = (rw, rh) == (tw, th);
-            let mut add = |fx: u32, fy: u32, mip: u32| {
-                if region_is_tile {
-                    // The usual layout: a texel's tile of mip m is its position >> m.
-                    set.insert(mip, fx >> mip, fy >> mip);
-                    return;
-                }
-                let x0 = (fx * rw) >> mip >> tw_shift;
-                let x1 = (((fx + 1) * rw).saturating_sub(1)) >> mip >> tw_shift;
-                let y0 = (fy * rh) >> mip >> th_shift;
-                let y1 = (((fy + 1) * rh).saturating_sub(1)) >> mip >> th_shift;
-                set.insert_rect(mip, x0, x1, y0, y1);
+            let regions = RegionTiles {
+                region: (rw, rh),
+                tile_shift: (tw.trailing_zeros(), th.trailing_zeros()),
+                region_is_tile: (rw, rh) == (tw, th),
             };
+            let mut add = |fx: u32, fy: u32, mip: u32| regions.add(set, fx, fy, mip);
             match self.cfg.feedback.kind {
                 FeedbackKind::MinMip => {
                     let (a, s) = self.slots[tex];
@@ -609,6 +601,33 @@ impl<'s> FeedbackRenderer<'s> {
             self.tile_sets[tex].drain_into(tex as u32, &mut out);
         }
         out
+    }
+}
+
+/// Which standard tiles a feedback texel's request covers.
+struct RegionTiles {
+    /// The mip region, mip-0 texels.
+    region: (u32, u32),
+    /// log2 of the tile size, texels (tile sizes are powers of two).
+    tile_shift: (u32, u32),
+    region_is_tile: bool,
+}
+
+impl RegionTiles {
+    /// Adds to `set` the tiles of `mip` that texel (`fx`, `fy`)'s region covers.
+    #[inline(always)]
+    fn add(&self, set: &mut TileSet, fx: u32, fy: u32, mip: u32) {
+        if self.region_is_tile {
+            // The usual layout: a texel's tile of mip m is its position >> m.
+            set.insert(mip, fx >> mip, fy >> mip);
+            return;
+        }
+        let ((rw, rh), (tw_shift, th_shift)) = (self.region, self.tile_shift);
+        let x0 = (fx * rw) >> mip >> tw_shift;
+        let x1 = (((fx + 1) * rw).saturating_sub(1)) >> mip >> tw_shift;
+        let y0 = (fy * rh) >> mip >> th_shift;
+        let y1 = (((fy + 1) * rh).saturating_sub(1)) >> mip >> th_shift;
+        set.insert_rect(mip, x0, x1, y0, y1);
     }
 }
 
