@@ -55,10 +55,10 @@ pub(super) struct Chunk {
     pub samples: Vec<TracedSample>,
     pub footprints: Vec<Footprint>,
     desired: Vec<Option<DesiredLod>>,
-    /// Timing-only MinMip feedback at the location: per hit, its first texture's desired
-    /// LOD in 5.3 form (all the reads need).
-    values: Vec<Option<Lod53>>,
+    /// Timing-only MinMip feedback at the location: per hit, the length whose log2 is its
+    /// first texture's desired LOD, then that LOD in 5.3 form (all the reads need).
     lengths: Vec<Option<f64>>,
+    values: Vec<Option<Lod53>>,
 }
 
 /// A sample that hit something: where, and the UV derivatives there.
@@ -86,6 +86,7 @@ impl FeedbackRenderer<'_> {
         chunk.footprints.clear();
         chunk.hits.clear();
         chunk.desired.clear();
+        chunk.lengths.clear();
         chunk.values.clear();
         // Pass 1: shading.
         for i in range.clone() {
@@ -109,7 +110,6 @@ impl FeedbackRenderer<'_> {
                 let first = self.materials[h.object as usize].first()?;
                 self.samplers[first.texture as usize].desired_length(h.derivs).ok()
             });
-            chunk.lengths.clear();
             chunk.lengths.extend(lengths);
             let values = chunk.hits.iter().zip(&chunk.lengths).map(|(h, &length)| {
                 let first = self.materials[h.object as usize].first()?;
