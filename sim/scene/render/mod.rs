@@ -514,9 +514,8 @@ impl<'s> FeedbackRenderer<'s> {
                 let mut map = self.arrays[a].slice_mut(slice).expect("slot exists");
                 let _ = layout.write_min_mip(&mut map, &footprints[footprint as usize], s.desired, policy);
             }
-            (FeedbackKind::MinMip, Writes::Texel(x, y, value)) => {
-                let (a, slice) = self.slots[tex as usize];
-                self.arrays[a].write_min_previous(slice, x, y, value);
+            (FeedbackKind::MinMip, Writes::Texel(..)) => {
+                unreachable!("MinMip writes at the location take merge_chunk's own loop")
             }
             (FeedbackKind::MipRegionUsed, Writes::Footprint(footprint)) => {
                 let _ = layout.write_region_used(&mut self.region_used[tex as usize], &footprints[footprint as usize]);
