@@ -37,6 +37,8 @@ pub enum RunError {
     Io(#[from] io::RunError),
     #[error(transparent)]
     Render(#[from] RenderError),
+    #[error(transparent)]
+    Stream(#[from] stream::StreamError),
 }
 
 pub struct RunResult {

@@ -22,7 +22,11 @@ pub struct TileStream {
     pub offset: u64,
 }
 
+/// Where each tile's bytes come from.
 pub trait ContentModel: Send + Sync {
+    /// The stream of `tile` of `texture` (a standard tile, or the first tile of the packed
+    /// tail for the whole tail). It must make a valid DirectStorage request; the engine
+    /// stops the run with an error naming the tile when it does not.
     fn stream(&self, texture: u32, format: BcFormat, tile: TileCoord) -> TileStream;
 }
 
@@ -81,7 +85,13 @@ impl Default for SyntheticContent {
     }
 }
 
-pub(super) fn mix(mut x: u64) -> u64 {
+/// A well-mixed hash of (seed, texture, tile): a tile's synthetic size and whether it is
+/// verified depend only on these, never on load order.
+pub(super) fn tile_hash(seed: u64, texture: u32, tile: TileCoord) -> u64 {
+    mix(seed ^ (u64::from(texture) << 40) ^ (u64::from(tile.mip) << 32) ^ (u64::from(tile.y) << 16) ^ u64::from(tile.x))
+}
+
+fn mix(mut x: u64) -> u64 {
     // splitmix64: a tile's size depends only on (seed, texture, tile), not on load order.
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -120,12 +130,7 @@ impl SyntheticContent {
 
 impl ContentModel for SyntheticContent {
     fn stream(&self, texture: u32, format: BcFormat, tile: TileCoord) -> TileStream {
-        let key = self.seed
-            ^ (u64::from(texture) << 40)
-            ^ (u64::from(tile.mip) << 32)
-            ^ (u64::from(tile.y) << 16)
-            ^ u64::from(tile.x);
-        let h = mix(key);
+        let h = tile_hash(self.seed, texture, tile);
         let unit = (h >> 11) as f64 / (1u64 << 53) as f64;
         let ratio = self.ratio(format) * (1.0 + self.spread * (2.0 * unit - 1.0));
         let compressed = ((TILE_BYTES as f64 / ratio) as u64).clamp(1, TILE_BYTES - 1);

@@ -2,6 +2,7 @@
 //! MinMip maps show only visible tiles and have no holes, and every load's lifecycle times
 //! are in order.
 
+use super::minmip::resident_mip;
 use super::tiles::Status;
 use super::{Engine, TileId};
 use crate::scene::FeedbackRenderer;
@@ -13,19 +14,15 @@ impl Engine {
         // Every slot is held by exactly the tile that records it, and only tiles that
         // need one hold one.
         let mut holders = 0u32;
-        for (t, tex) in self.textures.iter().enumerate() {
-            for (i, s) in tex.states.iter().enumerate() {
-                let id = TileId { texture: t as u32, index: i as u32 };
-                let holds = matches!(s.status, Status::Loading | Status::Complete | Status::Resident);
-                if holds {
+        for t in 0..self.db.texture_count() {
+            for index in 0..self.db.desc(t).standard_tile_count() {
+                let id = TileId { texture: t, index };
+                let s = self.db.state(id);
+                if s.status.holds_slot() {
                     holders += 1;
-                    if self.slot_owner.get(s.slot as usize).copied().flatten() != Some(id) {
-                        return Err(format!(
-                            "{id:?} ({:?}) claims slot {} owned by {:?}",
-                            s.status,
-                            s.slot,
-                            self.slot_owner.get(s.slot as usize)
-                        ));
+                    let owner = s.slot.and_then(|slot| self.pool.owner(slot));
+                    if owner != Some(id) {
+                        return Err(format!("{id:?} ({:?}) claims slot {:?} owned by {owner:?}", s.status, s.slot));
                     }
                 }
             }
@@ -35,34 +32,28 @@ impl Engine {
         }
         // MinMip: the CPU copy is exactly "finest mip with it and every coarser tile
         // Resident", and the GPU copy equals it.
-        for (t, tex) in self.textures.iter().enumerate() {
-            let (w, h) = tex.minmip_dims;
-            let first_packed = tex.desc.first_packed_mip();
-            let gpu = renderer.minmip(t as u32);
+        for t in 0..self.db.texture_count() {
+            let (w, h) = self.minmip.dims(t);
+            let first_packed = self.db.desc(t).first_packed_mip();
+            let gpu = renderer.minmip(t);
             for y in 0..h {
                 for x in 0..w {
-                    let mut expected = first_packed;
-                    while expected > 0
-                        && tex.states[tex.tile_over(expected - 1, x, y) as usize].status == Status::Resident
-                    {
-                        expected -= 1;
+                    let expected = resident_mip(&self.db, t, x, y);
+                    let value = self.minmip.value(t, x, y);
+                    if u32::from(value.0) != expected * 8 {
+                        return Err(format!("texture {t} MinMip ({x},{y}) = {value:?}, residency says {}", expected * 8));
                     }
-                    let value = tex.minmip[(y * w + x) as usize];
-                    if u32::from(value) != expected * 8 {
-                        return Err(format!("texture {t} MinMip ({x},{y}) = {value}, residency says {}", expected * 8));
-                    }
-                    if gpu.get(x, y).map(|v| v.0) != Some(value) {
+                    if gpu.get(x, y) != Some(value) {
                         return Err(format!(
-                            "texture {t} MinMip ({x},{y}): GPU copy {:?} ≠ CPU copy {value}",
+                            "texture {t} MinMip ({x},{y}): GPU copy {:?} ≠ CPU copy {value:?}",
                             gpu.get(x, y)
                         ));
                     }
                     for mip in expected..first_packed {
                         let c = TileCoord { mip, x: x >> mip, y: y >> mip };
-                        let s = tex.states[tex.desc.tile_index(c) as usize];
-                        if s.status != Status::Resident
-                            || self.records.get(s.record as usize).and_then(|r| r.visible).is_none()
-                        {
+                        let s = self.db.state(self.db.id(t, c));
+                        let visible = s.record.and_then(|r| self.records().get(r as usize)).and_then(|r| r.visible);
+                        if s.status != Status::Resident || visible.is_none() {
                             return Err(format!(
                                 "texture {t} MinMip ({x},{y}) shows mip {expected} but {c:?} is {:?}",
                                 s.status
@@ -73,7 +64,7 @@ impl Engine {
             }
         }
         // Lifecycle order of every load.
-        for r in &self.records {
+        for r in self.records() {
             let order = [r.submitted, r.read, r.decompressed];
             let mut last = Some(r.requested);
             for t in order.into_iter().flatten() {

@@ -22,7 +22,7 @@
 //! simulated time. `Sample` verifies a tile when a seeded hash of (texture, tile) is 0
 //! modulo `sample_every`, so the subset does not depend on load order.
 
-use super::content::{mix, ContentModel, TileStream};
+use super::content::{tile_hash, ContentModel, TileStream};
 use crate::content::pack::{Container, ContainerError};
 use serde::{Deserialize, Serialize};
 use sfsim_models::nvme::RequestOptions;
@@ -184,12 +184,7 @@ impl PackedContent {
             Verify::All => true,
             Verify::None => false,
             Verify::Sample => {
-                let key = self.cfg.seed
-                    ^ (u64::from(texture) << 40)
-                    ^ (u64::from(tile.mip) << 32)
-                    ^ (u64::from(tile.y) << 16)
-                    ^ u64::from(tile.x);
-                mix(key).is_multiple_of(u64::from(self.cfg.sample_every))
+                tile_hash(self.cfg.seed, texture, tile).is_multiple_of(u64::from(self.cfg.sample_every))
             }
         }
     }
@@ -283,6 +278,22 @@ pub struct Verifier {
 impl Verifier {
     pub fn new(content: std::sync::Arc<PackedContent>) -> Verifier {
         Verifier { content, verified: 0, mismatches: 0, first_mismatch: None }
+    }
+
+    /// `content.verified_tiles` and `content.hash_mismatches`.
+    pub fn push_stats(&self, s: &mut crate::stats::StatSet) {
+        s.push(
+            "content.verified_tiles",
+            Some(self.verified as f64),
+            "count",
+            "loaded tiles decoded through the functional MDU and hash-checked",
+        );
+        s.push(
+            "content.hash_mismatches",
+            Some(self.mismatches as f64),
+            "count",
+            "verified tiles that failed to decode or whose hash differs from the container's",
+        );
     }
 
     /// A tile's load completed: check it if the policy says so.

@@ -1,6 +1,10 @@
 //! The tile database: every standard tile of every texture, its state and timestamps, in
-//! dense per-texture arrays (the sample's hash table; dense arrays are exact and faster).
+//! dense per-texture arrays (the sample's hash table; dense arrays are exact and faster),
+//! and each load's lifecycle record (tiles.csv).
+//!
+//! Policies read it through [`TileDb`]'s accessors; only the engine changes it.
 
+use super::lifecycle::TileRecord;
 use sfsim_models::texture::{TextureDesc, TileCoord, TileGrid};
 use sfsim_models::units::Time;
 
@@ -19,92 +23,145 @@ pub enum Status {
     Resident,
 }
 
-/// A (texture, dense tile index) pair.
+impl Status {
+    /// Whether a tile in this state holds a pool slot.
+    pub fn holds_slot(self) -> bool {
+        matches!(self, Status::Loading | Status::Complete | Status::Resident)
+    }
+}
+
+/// A (texture, dense tile index) pair: a tile's key in the database.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TileId {
+    /// Texture index in the scene.
     pub texture: u32,
+    /// Dense index of the standard tile in its texture ([`TextureDesc::tile_index`]).
     pub index: u32,
 }
 
+/// One tile's state in the database.
 #[derive(Debug, Clone, Copy)]
 pub struct TileState {
+    /// Where the tile is in its life.
     pub status: Status,
     /// Pool slot while Loading, Complete or Resident.
-    pub slot: u32,
+    pub slot: Option<u32>,
     /// Last frame time feedback asked for the tile (or a finer tile under it).
     pub last_seen: Time,
-    /// Consecutive analysed frames without a request (RefCount eviction).
-    pub unreferenced_frames: u32,
-    /// Whether the current analysis pass referenced it.
-    pub referenced: bool,
+    /// Whether the analysis pass in progress referenced it (so each tile is listed once).
+    pub touched: bool,
+    /// The load's data is in the pool.
     pub io_done: bool,
+    /// UpdateTileMappings for the load finished.
     pub mapped: bool,
-    /// Index of its current lifecycle record.
-    pub record: u32,
+    /// Index of its current lifecycle record in [`TileDb::records`].
+    pub record: Option<u32>,
 }
 
 impl Default for TileState {
     fn default() -> Self {
         TileState {
             status: Status::Absent,
-            slot: u32::MAX,
+            slot: None,
             last_seen: Time::ZERO,
-            unreferenced_frames: 0,
-            referenced: false,
+            touched: false,
             io_done: false,
             mapped: false,
-            record: u32::MAX,
+            record: None,
         }
     }
 }
 
-/// One texture's tiles and its CPU copy of the MinMip map.
-pub struct TextureTiles {
+/// One texture's tiles.
+struct TextureTiles {
     pub desc: TextureDesc,
     /// The desc's tile grid, precomputed for O(1) tile indices.
     pub grid: TileGrid,
     pub states: Vec<TileState>,
-    /// 5.3 values, one per mip-0 tile (the MinMip map's CPU copy).
-    pub minmip: Vec<u8>,
-    pub minmip_dims: (u32, u32),
 }
 
-impl TextureTiles {
-    pub fn new(desc: TextureDesc) -> Self {
-        let dims = desc.min_mip_map_dims();
-        let tail = (desc.first_packed_mip() * 8).min(255) as u8;
-        TextureTiles {
-            desc,
-            grid: TileGrid::new(&desc),
-            states: vec![TileState::default(); desc.standard_tile_count() as usize],
-            minmip: vec![tail; (dims.0 * dims.1) as usize],
-            minmip_dims: dims,
-        }
+/// Every tile's state, plus the lifecycle record of every load.
+pub struct TileDb {
+    textures: Vec<TextureTiles>,
+    records: Vec<TileRecord>,
+}
+
+impl TileDb {
+    pub(super) fn new(textures: &[TextureDesc]) -> TileDb {
+        let textures = textures
+            .iter()
+            .map(|d| TextureTiles {
+                desc: *d,
+                grid: TileGrid::new(d),
+                states: vec![TileState::default(); d.standard_tile_count() as usize],
+            })
+            .collect();
+        TileDb { textures, records: Vec::new() }
     }
 
-    /// The tile at `mip` over MinMip texel (x, y) (one texel per mip-0 tile).
-    pub fn tile_over(&self, mip: u32, x: u32, y: u32) -> u32 {
-        self.grid.tile_index(TileCoord { mip, x: x >> mip, y: y >> mip })
+    /// Textures in the database (the scene's, in scene order).
+    pub fn texture_count(&self) -> u32 {
+        self.textures.len() as u32
     }
 
-    /// Recomputes the MinMip texels a tile covers from residency: the finest mip whose
-    /// tile — and every coarser tile above it — is Resident. Returns texels rewritten.
-    pub fn update_minmip(&mut self, tile: TileCoord) -> u32 {
-        let (w, h) = self.minmip_dims;
-        let first_packed = self.grid.first_packed_mip();
-        let (x0, y0) = (tile.x << tile.mip, tile.y << tile.mip);
-        let (x1, y1) = (((tile.x + 1) << tile.mip).min(w), ((tile.y + 1) << tile.mip).min(h));
-        let mut n = 0;
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let mut mip = first_packed;
-                while mip > 0 && self.states[self.tile_over(mip - 1, x, y) as usize].status == Status::Resident {
-                    mip -= 1;
-                }
-                self.minmip[(y * w + x) as usize] = (mip * 8).min(255) as u8;
-                n += 1;
-            }
+    /// A texture's description.
+    pub fn desc(&self, texture: u32) -> &TextureDesc {
+        &self.textures[texture as usize].desc
+    }
+
+    /// A texture's tile grid (O(1) tile indices).
+    pub fn grid(&self, texture: u32) -> &TileGrid {
+        &self.textures[texture as usize].grid
+    }
+
+    /// The tile's state.
+    pub fn state(&self, id: TileId) -> &TileState {
+        &self.textures[id.texture as usize].states[id.index as usize]
+    }
+
+    pub(super) fn state_mut(&mut self, id: TileId) -> &mut TileState {
+        &mut self.textures[id.texture as usize].states[id.index as usize]
+    }
+
+    /// Mip and position of a tile.
+    pub fn coord(&self, id: TileId) -> TileCoord {
+        self.textures[id.texture as usize].desc.tile_from_index(id.index)
+    }
+
+    /// The id of `coord` in `texture` (a standard tile: below the packed tail).
+    pub fn id(&self, texture: u32, coord: TileCoord) -> TileId {
+        TileId { texture, index: self.grid(texture).tile_index(coord) }
+    }
+
+    /// Every load's lifecycle record, in the order tiles were first requested.
+    pub fn records(&self) -> &[TileRecord] {
+        &self.records
+    }
+
+    /// The tile's current lifecycle record.
+    pub(super) fn record_mut(&mut self, id: TileId) -> Option<&mut TileRecord> {
+        let r = self.state(id).record?;
+        self.records.get_mut(r as usize)
+    }
+
+    /// Starts a lifecycle record for the tile's new request.
+    pub(super) fn open_record(&mut self, id: TileId, requested: Time) {
+        self.records.push(TileRecord::new(id, requested));
+        self.state_mut(id).record = Some(self.records.len() as u32 - 1);
+    }
+
+    /// Back to Absent, keeping only when it was last seen.
+    pub(super) fn forget(&mut self, id: TileId) {
+        let last_seen = self.state(id).last_seen;
+        *self.state_mut(id) = TileState { last_seen, ..TileState::default() };
+    }
+
+    /// Resident tiles per mip (index 15 gathers mips ≥ 15).
+    pub fn residency_per_mip(&self, resident: &[TileId]) -> Vec<u64> {
+        let mut per = vec![0u64; 16];
+        for id in resident {
+            per[(self.coord(*id).mip as usize).min(15)] += 1;
         }
-        n
+        per
     }
 }

@@ -42,6 +42,8 @@ pub fn write_run(
 mod stream;
 mod trace_files;
 
+pub use stream::frame_columns;
+
 /// Report title and subtitle: the scenario's name and description (or what kind of run).
 pub(crate) fn header(scenario: &Scenario, kind: &str) -> (String, String) {
     let subtitle = if scenario.description.is_empty() {

@@ -11,46 +11,92 @@ use crate::workload::stream::{StreamFrame, StreamOutcome};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+/// What a frames.csv cell holds, and so how it prints.
+enum Cell {
+    Int(u64),
+    /// Shortest round-trip decimal.
+    Real(f64),
+    /// Fixed number of decimals.
+    Fixed(f64, usize),
+    Text(&'static str),
+    /// Not measured in this run (an empty cell).
+    Missing,
+}
+
+/// Per-run constants a column may need.
+struct RunContext {
+    pool_capacity: u32,
+    frame_seconds: f64,
+}
+
+/// One frames.csv column: header name, unit, and the value of a frame.
+struct Column {
+    name: &'static str,
+    unit: &'static str,
+    value: fn(&StreamFrame, &RunContext) -> Cell,
+}
+
+/// The columns of frames.csv, in order: the file's only definition of its layout.
+const FRAME_COLUMNS: &[Column] = &[
+    Column { name: "frame", unit: "index", value: |r, _| Cell::Int(r.frame) },
+    Column { name: "time_s", unit: "s", value: |r, _| Cell::Real(r.time.as_secs_f64()) },
+    Column { name: "tiles_in_flight", unit: "tiles", value: |r, _| Cell::Int(r.tiles_in_flight) },
+    Column { name: "pool_used", unit: "tiles", value: |r, _| Cell::Int(u64::from(r.pool_used)) },
+    Column { name: "pool_capacity", unit: "tiles", value: |_, c| Cell::Int(u64::from(c.pool_capacity)) },
+    Column {
+        name: "staging_used_mib",
+        unit: "MiB",
+        value: |r, _| Cell::Fixed(r.staging_used as f64 / (1u64 << 20) as f64, 3),
+    },
+    Column { name: "io_waiting", unit: "IOs", value: |r, _| Cell::Int(r.io_waiting) },
+    Column { name: "nvme_mb_per_s", unit: "MB/s", value: |r, c| Cell::Fixed(r.nvme_bytes as f64 / 1e6 / c.frame_seconds, 3) },
+    Column { name: "mdu_in_gb_per_s", unit: "GB/s", value: |r, c| Cell::Fixed(r.mdu_in as f64 / 1e9 / c.frame_seconds, 4) },
+    Column { name: "mdu_out_gb_per_s", unit: "GB/s", value: |r, c| Cell::Fixed(r.mdu_out as f64 / 1e9 / c.frame_seconds, 4) },
+    Column { name: "loads", unit: "count", value: |r, _| Cell::Int(u64::from(r.engine.loads)) },
+    Column { name: "evictions", unit: "count", value: |r, _| Cell::Int(u64::from(r.engine.evictions)) },
+    Column { name: "became_visible", unit: "tiles", value: |r, _| Cell::Int(u64::from(r.engine.became_visible)) },
+    Column { name: "seen_list", unit: "tiles", value: |r, _| Cell::Int(u64::from(r.engine.seen_list)) },
+    Column { name: "bottleneck", unit: "name", value: |r, _| Cell::Text(r.engine.bottleneck.map_or("none", |b| b.name())) },
+    Column { name: "texels_analysed", unit: "texels", value: |r, _| Cell::Int(r.engine.texels_analysed) },
+    Column { name: "cpu_analysis_ms", unit: "ms", value: |r, _| Cell::Fixed(r.engine.cpu_analysis.as_ms_f64(), 4) },
+    Column { name: "cpu_sort_ms", unit: "ms", value: |r, _| Cell::Fixed(r.engine.cpu_sort.as_ms_f64(), 4) },
+    Column { name: "cpu_submit_ms", unit: "ms", value: |r, _| Cell::Fixed(r.engine.cpu_submit.as_ms_f64(), 4) },
+    Column { name: "cpu_minmip_ms", unit: "ms", value: |r, _| Cell::Fixed(r.engine.cpu_minmip.as_ms_f64(), 4) },
+    Column { name: "samples", unit: "rays", value: |r, _| Cell::Int(r.sampler.samples) },
+    Column { name: "texture_samples", unit: "reads", value: |r, _| Cell::Int(r.sampler.texture_samples) },
+    // Empty in a timing-only run, which does not measure quality.
+    Column { name: "lod_deficit_mean", unit: "mips", value: |r, _| quality(r.sampler.mean_lod_deficit()) },
+    Column { name: "blurry_share", unit: "fraction", value: |r, _| quality(r.sampler.blurry_share()) },
+];
+
+fn quality(v: Option<f64>) -> Cell {
+    v.map_or(Cell::Missing, |v| Cell::Fixed(v, 4))
+}
+
+/// (name, unit) of every frames.csv column, in order.
+pub fn frame_columns() -> impl Iterator<Item = (&'static str, &'static str)> {
+    FRAME_COLUMNS.iter().map(|c| (c.name, c.unit))
+}
+
 fn frames_csv(o: &StreamOutcome) -> String {
-    let mut csv = String::from(
-        "frame,time_s,tiles_in_flight,pool_used,pool_capacity,staging_used_mib,io_waiting,nvme_mb_per_s,mdu_in_gb_per_s,mdu_out_gb_per_s,\
-         loads,evictions,became_visible,seen_list,bottleneck,texels_analysed,cpu_analysis_ms,cpu_sort_ms,cpu_submit_ms,cpu_minmip_ms,\
-         samples,texture_samples,lod_deficit_mean,blurry_share\n",
-    );
-    let secs = o.frame_period.as_secs_f64();
+    let names: Vec<&str> = FRAME_COLUMNS.iter().map(|c| c.name).collect();
+    let mut csv = names.join(",");
+    csv.push('\n');
+    let context = RunContext { pool_capacity: o.pool_capacity, frame_seconds: o.frame_period.as_secs_f64() };
     for r in &o.frames {
-        let e = &r.engine;
-        let s = &r.sampler;
-        // Empty in a timing-only run, which does not measure quality.
-        let quality = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.4}"));
-        let _ = writeln!(
-            csv,
-            "{},{},{},{},{},{:.3},{},{:.3},{:.4},{:.4},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{},{},{},{}",
-            r.frame,
-            r.time.as_secs_f64(),
-            r.tiles_in_flight,
-            r.pool_used,
-            o.pool_capacity,
-            r.staging_used as f64 / (1u64 << 20) as f64,
-            r.io_waiting,
-            r.nvme_bytes as f64 / 1e6 / secs,
-            r.mdu_in as f64 / 1e9 / secs,
-            r.mdu_out as f64 / 1e9 / secs,
-            e.loads,
-            e.evictions,
-            e.became_visible,
-            e.seen_list,
-            e.bottleneck.map_or("none", |b| b.name()),
-            e.texels_analysed,
-            e.cpu_analysis.as_ms_f64(),
-            e.cpu_sort.as_ms_f64(),
-            e.cpu_submit.as_ms_f64(),
-            e.cpu_minmip.as_ms_f64(),
-            s.samples,
-            s.texture_samples,
-            quality(s.mean_lod_deficit()),
-            quality(s.blurry_share()),
-        );
+        for (i, column) in FRAME_COLUMNS.iter().enumerate() {
+            if i > 0 {
+                csv.push(',');
+            }
+            let _ = match (column.value)(r, &context) {
+                Cell::Int(v) => write!(csv, "{v}"),
+                Cell::Real(v) => write!(csv, "{v}"),
+                Cell::Fixed(v, decimals) => write!(csv, "{v:.decimals$}"),
+                Cell::Text(v) => write!(csv, "{v}"),
+                Cell::Missing => Ok(()),
+            };
+        }
+        csv.push('\n');
     }
     csv
 }
@@ -62,7 +108,7 @@ fn opt(t: Option<sfsim_models::units::Time>) -> String {
 fn tiles_csv(o: &StreamOutcome) -> String {
     let mut csv =
         String::from("texture,mip,x,y,requested_s,submitted_s,read_s,decompressed_s,mapped_s,visible_s,evicted_s\n");
-    for r in &o.engine.records {
+    for r in o.engine.records() {
         let c = o.engine_tile_coord(r.tile);
         let _ = writeln!(
             csv,

@@ -184,17 +184,6 @@ pub fn run(
         "MB",
         "distinct tiles requested over the run × 64 KiB",
     );
-    s.push(
-        "quality.lod_deficit.mean",
-        total.mean_lod_deficit(),
-        "mips",
-        format!("mean effective − desired LOD over texture samples (residency {:?})", cfg.render.residency),
-    );
-    s.push(
-        "quality.blurry_share",
-        total.blurry_share(),
-        "fraction",
-        "texture samples at least one mip blurrier than desired",
-    );
+    total.push_quality_stats(&mut s, "texture samples", &format!(" (residency {:?})", cfg.render.residency));
     Ok(RenderOutcome { stats: s, frames: rows, events: kernel.processed() })
 }

@@ -4,14 +4,14 @@
 
 use crate::camera::CameraSource;
 use crate::engine::{
-    Bottleneck, ContentConfig, ContentModel, Engine, EngineConfig, FrameReport, PackedContent, SyntheticContent,
-    Verifier,
+    ContentConfig, ContentModel, Engine, EngineConfig, EngineError, FrameReport, PackedContent, Policies,
+    SyntheticContent, Verifier,
 };
 use crate::iopath::{Completed, IoPath};
 use crate::kernel::Kernel;
 use crate::scenario::Scenario;
-use crate::scene::{FeedbackRenderer, FrameStats, RenderConfig, Scene, SceneConfig, TextureKind};
-use crate::stats::{percentile, StatSet, LATENCY_POINTS};
+use crate::scene::{FeedbackRenderer, FrameStats, RenderConfig, Scene, SceneConfig};
+use crate::stats::{StatSet, LATENCY_POINTS};
 use crate::workload::render::{ray_camera, RenderError, RenderWorkload};
 use serde::{Deserialize, Serialize};
 use sfsim_models::mdu::JobDone;
@@ -77,18 +77,55 @@ impl StreamWorkload {
 
     pub fn validate(&self) -> Result<(), ConfigError> {
         self.as_render().validate()?;
+        // One knob per concept: in a streaming run the feedback policy sets the map
+        // resolution.
+        if self.render.feedback.tiles_per_texel != 1 {
+            return Err(ConfigError::new(
+                "render.feedback.tiles_per_texel",
+                format!(
+                    "{} is not used by a Stream workload (expected 1): the engine's feedback policy sets the \
+                     feedback map resolution; use engine.feedback: Coarse2x2 for 2×2 tiles per texel",
+                    self.render.feedback.tiles_per_texel
+                ),
+            ));
+        }
+        if self.engine.feedback.build().tiles_per_texel() != 1 && self.render.feedback.region.is_some() {
+            return Err(ConfigError::new(
+                "render.feedback.region",
+                format!(
+                    "{:?} conflicts with engine.feedback: {:?}, which sets the feedback map resolution; expected None",
+                    self.render.feedback.region, self.engine.feedback
+                ),
+            ));
+        }
         self.engine.validate().map_err(|e| e.within("engine"))?;
         self.content.validate().map_err(|e| e.within("content"))
     }
 
-    /// The render config with the engine's feedback policy applied.
-    fn effective_render(&self) -> RenderConfig {
+    /// The render config the sampler runs with: the feedback policy's map resolution, and
+    /// the quality measurement only in a full run.
+    fn effective_render(&self, policies: &Policies) -> RenderConfig {
         let mut r = self.render;
-        if self.engine.feedback == crate::engine::FeedbackPolicy::Coarse2x2 {
-            r.feedback.tiles_per_texel = 2;
-        }
+        r.feedback.tiles_per_texel = policies.feedback.tiles_per_texel();
         r.measure_quality = self.mode == StreamMode::Full;
         r
+    }
+}
+
+/// A streaming run that could not complete.
+#[derive(Debug, thiserror::Error)]
+pub enum StreamError {
+    /// The scene, camera, renderer or hardware could not be set up.
+    #[error(transparent)]
+    Setup(#[from] RenderError),
+    /// The engine stopped: a content model or policy returned something invalid.
+    #[error("{0}")]
+    Engine(#[from] EngineError),
+}
+
+impl From<ConfigError> for StreamError {
+    fn from(e: ConfigError) -> Self {
+        StreamError::Setup(RenderError::Config(e))
     }
 }
 
@@ -136,22 +173,33 @@ enum Event {
     Wake,
 }
 
-/// Runs the engine for the scenario's duration. `check` is called after every frame with
-/// the engine and renderer (tests verify invariants there).
+/// Runs the engine for the scenario's duration with the policies its selectors name.
+/// `check` is called after every frame with the engine and renderer (tests verify
+/// invariants there).
 pub fn run(
     scenario: &Scenario,
     cfg: &StreamWorkload,
     progress: &mut dyn FnMut(Time, Time),
     check: &mut dyn FnMut(&Engine, &FeedbackRenderer),
-) -> Result<StreamOutcome, RenderError> {
+) -> Result<StreamOutcome, StreamError> {
+    run_with_policies(scenario, cfg, Policies::from_config(&cfg.engine), progress, check)
+}
+
+/// [`run`] with the engine's policies supplied by the caller (e.g. a policy written
+/// outside the crate); the scenario's policy selectors are not used.
+pub fn run_with_policies(
+    scenario: &Scenario,
+    cfg: &StreamWorkload,
+    policies: Policies,
+    progress: &mut dyn FnMut(Time, Time),
+    check: &mut dyn FnMut(&Engine, &FeedbackRenderer),
+) -> Result<StreamOutcome, StreamError> {
     let scene = Scene::build(&cfg.scene).map_err(|e| e.within("workload.scene"))?;
     let render = cfg.as_render();
-    let path = cfg.camera.open(&scenario.base_dir, f64::from(cfg.frame_rate))?;
+    let path = cfg.camera.open(&scenario.base_dir, f64::from(cfg.frame_rate)).map_err(RenderError::from)?;
     let mut renderer =
-        FeedbackRenderer::new(&scene, &cfg.effective_render()).map_err(|e| e.within("workload.render"))?;
-    if cfg.engine.feedback == crate::engine::FeedbackPolicy::SharedPerSet {
-        renderer.set_feedback_textures(|t| t % 3 == TextureKind::Diffuse as u32);
-    }
+        FeedbackRenderer::new(&scene, &cfg.effective_render(&policies)).map_err(|e| e.within("workload.render"))?;
+    renderer.set_feedback_textures(|t| policies.feedback.has_feedback_map(t));
     let mut io = IoPath::new(&scenario.hardware, scenario.seed)?;
     let (content, mut verifier): (Box<dyn ContentModel>, Option<Verifier>) = match &cfg.content {
         ContentConfig::Synthetic(s) => (Box::new(*s), None),
@@ -163,9 +211,9 @@ pub fn run(
             (Box::new(packed), verifier)
         }
     };
-    let mut engine = Engine::new(&cfg.engine, &scene, scenario.hardware.staging, content);
+    let mut engine = Engine::new(&cfg.engine, &scene.textures, scenario.hardware.staging, content, policies);
     engine.init_minmip(&mut renderer);
-    engine.load_tails(Time::ZERO, &mut io);
+    engine.load_tails(Time::ZERO, &mut io)?;
 
     let frames = render.frame_count(scenario.duration);
     let mut kernel = Kernel::new();
@@ -201,11 +249,11 @@ pub fn run(
         if let Event::Frame(n) = event {
             progress(now, scenario.duration);
             let mut report = FrameReport::default();
-            engine.begin_frame(now, &mut renderer, &mut io, &mut report);
+            engine.begin_frame(now, &mut renderer, &mut report)?;
             renderer.clear_feedback();
             let camera = ray_camera(path.as_ref(), &render, n);
             let sampler = renderer.render(&camera, scenario.seed, n, None);
-            engine.end_frame(now, renderer.requested_tiles(), &mut io, &mut renderer, &mut report);
+            engine.end_frame(now, renderer.requested_tiles(), &mut io, &mut renderer, &mut report)?;
             for t in io.device.drain_transfers() {
                 nvme_bytes += t.bytes;
                 transfers.push(t);
@@ -249,172 +297,30 @@ pub fn run(
     io.device.finish(scenario.duration);
 
     let frame_period = render.frame_time(1);
-    let mut tile_latencies: Vec<Time> =
-        engine.records.iter().filter_map(|r| r.visible.map(|v| v.saturating_sub(r.requested))).collect();
-    tile_latencies.sort_unstable();
     request_latencies.sort_unstable();
-    let mut stats =
-        collect(scenario, &scene, &engine, &io, &rows, &totals, &request_latencies, &tile_latencies, frame_period);
+    // Each component reports its own stats; the order is stats.json's.
+    let mut stats = StatSet::default();
+    io.push_throughput_stats(&mut stats, scenario.duration);
+    stats.push_percentiles_ms("request.latency", &request_latencies, &LATENCY_POINTS, |n| {
+        format!("DirectStorage request latency {n}: enqueue → data in the pool")
+    });
+    engine.push_stats(&mut stats, frame_period);
+    totals.push_quality_stats(&mut stats, "sampled texture reads", "");
+    engine.push_mip_stats(&mut stats);
     if let Some(v) = &verifier {
-        stats.push(
-            "content.verified_tiles",
-            Some(v.verified as f64),
-            "count",
-            "loaded tiles decoded through the functional MDU and hash-checked",
-        );
-        stats.push(
-            "content.hash_mismatches",
-            Some(v.mismatches as f64),
-            "count",
-            "verified tiles that failed to decode or whose hash differs from the container's",
-        );
+        v.push_stats(&mut stats);
     }
-    let pool_capacity = engine.pool_capacity();
     Ok(StreamOutcome {
         stats,
         frames: rows,
+        pool_capacity: engine.pool_capacity(),
+        tile_latencies: engine.tile_latencies(),
         engine,
-        pool_capacity,
         frame_period,
         request_latencies,
-        tile_latencies,
         transfers,
         jobs,
         events: kernel.processed(),
         verifier,
     })
-}
-
-#[allow(clippy::too_many_arguments)]
-fn collect(
-    scenario: &Scenario,
-    scene: &Scene,
-    engine: &Engine,
-    io: &IoPath,
-    rows: &[StreamFrame],
-    totals: &FrameStats,
-    request_latencies: &[Time],
-    tile_latencies: &[Time],
-    frame_period: Time,
-) -> StatSet {
-    let n = rows.len().max(1) as f64;
-    let mut s = StatSet::default();
-    io.push_throughput_stats(&mut s, scenario.duration);
-
-    s.push_percentiles_ms("request.latency", request_latencies, &LATENCY_POINTS, |n| {
-        format!("DirectStorage request latency {n}: enqueue → data in the pool")
-    });
-    s.push_percentiles_ms("tile.latency", tile_latencies, &LATENCY_POINTS[..3], |n| {
-        format!("tile latency {n}: frame whose feedback first asked for it → visible")
-    });
-    s.push(
-        "tile.latency_frames.p95",
-        percentile(tile_latencies, 95).map(|t| t.0 as f64 / frame_period.0 as f64),
-        "frames",
-        "tile latency p95 in frames",
-    );
-    s.push("engine.loads", Some(engine.total_loads as f64), "count", "DirectStorage tile loads submitted");
-    s.push(
-        "engine.tail_bytes",
-        Some(engine.tail_bytes as f64 / 1e6),
-        "MB",
-        "compressed packed mip tails read at texture creation",
-    );
-    s.push(
-        "engine.tails_loaded_at",
-        engine.tails_loaded_at.map(|t| t.as_ms_f64()),
-        "ms",
-        "when the last packed mip tail reached memory",
-    );
-    s.push("engine.evictions", Some(engine.total_evictions as f64), "count", "tiles evicted (unmapped and freed)");
-    s.push(
-        "engine.tiles_loaded",
-        Some(engine.records.iter().filter(|r| r.visible.is_some()).count() as f64),
-        "count",
-        "tile loads that became visible",
-    );
-    s.push(
-        "engine.tiles_in_flight.max",
-        Some(rows.iter().map(|r| r.tiles_in_flight).max().unwrap_or(0) as f64),
-        "tiles",
-        "most tiles between submission and completion at a frame start",
-    );
-    s.push(
-        "engine.tiles_in_flight.mean",
-        Some(rows.iter().map(|r| r.tiles_in_flight as f64).sum::<f64>() / n),
-        "tiles",
-        "tiles in flight, mean over frames",
-    );
-    s.push("pool.capacity", Some(f64::from(engine.pool_capacity())), "tiles", "64 KiB slots in the tile pool");
-    s.push(
-        "pool.occupancy.max",
-        Some(rows.iter().map(|r| r.pool_used).max().unwrap_or(0) as f64 / f64::from(engine.pool_capacity()).max(1.0)),
-        "fraction",
-        "highest share of pool slots in use",
-    );
-    s.push(
-        "pool.occupancy.final",
-        Some(f64::from(engine.pool_used()) / f64::from(engine.pool_capacity()).max(1.0)),
-        "fraction",
-        "share of pool slots in use at the end",
-    );
-    s.push(
-        "scene.virtual_size",
-        Some(scene.virtual_bytes() as f64 / 1e9),
-        "GB",
-        "total virtual size of all textures (tiles × 64 KiB)",
-    );
-    for b in [Bottleneck::Nothing, Bottleneck::Staging, Bottleneck::Pool, Bottleneck::UploadCap] {
-        let count = rows.iter().filter(|r| r.engine.bottleneck == Some(b)).count();
-        s.push(
-            &format!("engine.bottleneck.{}", b.name()),
-            Some(count as f64 / n),
-            "fraction",
-            format!("share of frames whose next load was stopped by: {}", b.name()),
-        );
-    }
-    let cpu = |f: fn(&FrameReport) -> Time| rows.iter().map(|r| f(&r.engine).as_ms_f64()).sum::<f64>() / n;
-    s.push(
-        "cpu.analysis",
-        Some(cpu(|r| r.cpu_analysis)),
-        "ms/frame",
-        "modeled CPU time of feedback analysis per frame",
-    );
-    s.push("cpu.sort", Some(cpu(|r| r.cpu_sort)), "ms/frame", "modeled CPU time of sorting Seen Tiles per frame");
-    s.push(
-        "cpu.submit",
-        Some(cpu(|r| r.cpu_submit)),
-        "ms/frame",
-        "modeled CPU time of building DirectStorage requests per frame",
-    );
-    s.push("cpu.minmip", Some(cpu(|r| r.cpu_minmip)), "ms/frame", "modeled CPU time of MinMip updates per frame");
-    s.push(
-        "quality.lod_deficit.mean",
-        totals.mean_lod_deficit(),
-        "mips",
-        "mean effective − desired LOD over sampled texture reads",
-    );
-    s.push(
-        "quality.blurry_share",
-        totals.blurry_share(),
-        "fraction",
-        "sampled texture reads at least one mip blurrier than desired",
-    );
-    for (mip, count) in engine.residency_per_mip().iter().enumerate().filter(|(_, c)| **c > 0) {
-        s.push(
-            &format!("residency.mip{mip}"),
-            Some(*count as f64),
-            "tiles",
-            format!("tiles of mip {mip} resident at the end"),
-        );
-    }
-    for (mip, count) in engine.access_per_mip.iter().enumerate().filter(|(_, c)| **c > 0) {
-        s.push(
-            &format!("access.mip{mip}"),
-            Some(*count as f64),
-            "requests",
-            format!("feedback requests for mip {mip} tiles (parents included)"),
-        );
-    }
-    s
 }

@@ -168,6 +168,23 @@ impl FrameStats {
         (self.quality_samples > 0).then(|| self.lod_deficit_sum / self.quality_samples as f64)
     }
 
+    /// `quality.lod_deficit.mean` and `quality.blurry_share` over these counts; `what` names
+    /// the samples ("texture samples"), `note` is appended to the deficit's description.
+    pub fn push_quality_stats(&self, s: &mut crate::stats::StatSet, what: &str, note: &str) {
+        s.push(
+            "quality.lod_deficit.mean",
+            self.mean_lod_deficit(),
+            "mips",
+            format!("mean effective − desired LOD over {what}{note}"),
+        );
+        s.push(
+            "quality.blurry_share",
+            self.blurry_share(),
+            "fraction",
+            format!("{what} at least one mip blurrier than desired"),
+        );
+    }
+
     /// Adds another frame's (or chunk's) counts.
     pub fn accumulate(&mut self, other: &FrameStats) {
         self.samples += other.samples;

@@ -1,0 +1,101 @@
+//! SPEC §5 step 3: feedback read back is compared with the tile database. A requested tile
+//! and its coarser parents (each texture's own, up to its packed tail) are refreshed or,
+//! when absent, enter Seen Tiles; Seen Tiles nobody asked for within the eviction policy's
+//! horizon are dropped.
+
+use super::tiles::{Status, TileId};
+use super::{Engine, FrameReport};
+use sfsim_models::texture::{TextureDesc, TileCoord};
+use sfsim_models::units::Time;
+
+impl Engine {
+    pub(super) fn analyse(&mut self, now: Time, written: Time, requested: &[(u32, TileCoord)], report: &mut FrameReport) {
+        report.texels_analysed += requested.len() as u64;
+        report.cpu_analysis += Time(self.cfg.cpu.analysis_per_texel.0 * requested.len() as u64);
+        let mut touched = std::mem::take(&mut self.counters.touched);
+        let textures = self.db.texture_count();
+        for &(texture, tile) in requested {
+            let from = *self.db.desc(texture);
+            let group = self.policies.feedback.group(texture, textures);
+            for &t in group.as_slice() {
+                if t == texture {
+                    self.touch_with_parents(t, tile, written, true, &mut touched);
+                } else {
+                    // A set's textures can have different tile shapes and tails.
+                    for c in companion_tiles(&from, tile, self.db.desc(t)) {
+                        self.touch_with_parents(t, c, written, false, &mut touched);
+                    }
+                }
+            }
+        }
+        self.policies.eviction.after_analysis(&self.db, &self.lists.resident);
+        for id in touched.drain(..) {
+            self.db.state_mut(id).touched = false;
+        }
+        self.counters.touched = touched;
+        let horizon = self.policies.eviction.seen_horizon();
+        let mut dropped = Vec::new();
+        let db = &self.db;
+        self.lists.seen.retain(|id| {
+            let keep = now.saturating_sub(db.state(*id).last_seen) <= horizon;
+            if !keep {
+                dropped.push(*id);
+            }
+            keep
+        });
+        for id in dropped {
+            self.db.forget(id);
+        }
+    }
+
+    /// Feedback written at `written` asked for `tile` of texture `t`: it and every coarser
+    /// tile above it are wanted. `counted` adds them to the per-mip access counts.
+    fn touch_with_parents(&mut self, t: u32, tile: TileCoord, written: Time, counted: bool, touched: &mut Vec<TileId>) {
+        let grid = *self.db.grid(t);
+        for mip in tile.mip..grid.first_packed_mip() {
+            let shift = mip - tile.mip;
+            let coord = TileCoord { mip, x: tile.x >> shift, y: tile.y >> shift };
+            if counted {
+                self.counters.access_per_mip[(mip as usize).min(15)] += 1;
+            }
+            self.touch(TileId { texture: t, index: grid.tile_index(coord) }, written, touched);
+        }
+    }
+
+    fn touch(&mut self, id: TileId, written: Time, touched: &mut Vec<TileId>) {
+        let s = self.db.state_mut(id);
+        s.last_seen = s.last_seen.max(written);
+        if !s.touched {
+            s.touched = true;
+            touched.push(id);
+        }
+        if s.status == Status::Absent {
+            s.status = Status::Seen;
+            self.lists.seen.push(id);
+            self.db.open_record(id, written);
+        }
+    }
+}
+
+/// The standard tiles of `to` (same size, maybe another tile shape) that cover `tile` of
+/// `from`; none when that mip is in `to`'s packed tail (always resident).
+pub(super) fn companion_tiles(from: &TextureDesc, tile: TileCoord, to: &TextureDesc) -> Vec<TileCoord> {
+    if tile.mip >= to.first_packed_mip() {
+        return Vec::new();
+    }
+    if from.format.tile_texels() == to.format.tile_texels() {
+        return vec![tile];
+    }
+    let (fw, fh) = from.format.tile_texels();
+    let (tw, th) = to.format.tile_texels();
+    let info = to.mip(tile.mip);
+    let (x0, x1) = (tile.x * fw / tw, ((tile.x + 1) * fw - 1) / tw);
+    let (y0, y1) = (tile.y * fh / th, ((tile.y + 1) * fh - 1) / th);
+    let mut out = Vec::new();
+    for y in y0..=y1.min(info.tiles_y.saturating_sub(1)) {
+        for x in x0..=x1.min(info.tiles_x.saturating_sub(1)) {
+            out.push(TileCoord { mip: tile.mip, x, y });
+        }
+    }
+    out
+}

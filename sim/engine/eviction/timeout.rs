@@ -1,0 +1,31 @@
+//! The sample's eviction (SPEC §5 step 7): a resident tile unseen for longer than `after`
+//! expires at the next frame start.
+
+use super::{unseen_longer_than, EvictionPolicy};
+use crate::engine::tiles::{TileDb, TileId};
+use sfsim_models::units::Time;
+
+pub struct TimeoutEviction {
+    after: Time,
+}
+
+impl TimeoutEviction {
+    /// Evicts tiles unseen for longer than `after`.
+    pub fn new(after: Time) -> Self {
+        TimeoutEviction { after }
+    }
+}
+
+impl EvictionPolicy for TimeoutEviction {
+    fn name(&self) -> &'static str {
+        "Timeout"
+    }
+
+    fn seen_horizon(&self) -> Time {
+        self.after
+    }
+
+    fn victims(&mut self, now: Time, db: &TileDb, resident: &[TileId]) -> Vec<TileId> {
+        unseen_longer_than(now, self.after, db, resident)
+    }
+}

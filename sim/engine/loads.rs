@@ -1,0 +1,105 @@
+//! DirectStorage requests the engine has in flight: packed tails read at creation and
+//! tile loads (one request may carry a texture set's tiles), keyed by the tag the IO path
+//! hands back on completion, and the staging memory their compressed bytes hold.
+
+use super::content::TileStream;
+use super::tiles::TileId;
+use sfsim_models::nvme::{Request, Source};
+use sfsim_models::texture::TILE_BYTES;
+use sfsim_models::units::{Bytes, Time};
+use std::collections::HashMap;
+
+/// What one in-flight request brings into memory.
+pub(super) enum InFlight {
+    /// A texture's packed mip tail (outside the pool, always resident).
+    Tail,
+    /// Standard tiles for pool slots, and the staging bytes their request holds.
+    Tiles { tiles: Vec<TileId>, compressed: u64 },
+}
+
+/// One request for the streams of `streams`, read back to back from the first one's offset
+/// and decompressed with its options (a request runs one set of MDU stages).
+pub(super) fn request_for(streams: &[TileStream]) -> Request {
+    let sum = |f: fn(&TileStream) -> u64| streams.iter().map(f).sum::<u64>();
+    Request {
+        source: Source::File { offset: streams[0].offset },
+        source_size: Bytes(sum(|s| s.compressed.0)),
+        intermediate_size: Bytes(sum(|s| s.intermediate.0)),
+        destination_size: Bytes(TILE_BYTES * streams.len() as u64),
+        options: streams[0].options,
+        fill: false,
+    }
+}
+
+#[derive(Default)]
+pub(super) struct InFlightRequests {
+    by_tag: HashMap<u64, InFlight>,
+    next_tag: u64,
+    /// Staging bytes held by tile loads, and the staging buffer's size.
+    staging_used: u64,
+    staging_capacity: u64,
+    tails_pending: u32,
+}
+
+impl InFlightRequests {
+    pub fn new(staging: Bytes) -> InFlightRequests {
+        InFlightRequests { staging_capacity: staging.0, ..InFlightRequests::default() }
+    }
+
+    /// Registers a request; returns its tag for the IO path.
+    pub fn add(&mut self, what: InFlight) -> u64 {
+        let tag = self.next_tag;
+        self.next_tag += 1;
+        match &what {
+            InFlight::Tail => self.tails_pending += 1,
+            InFlight::Tiles { compressed, .. } => self.staging_used += compressed,
+        }
+        self.by_tag.insert(tag, what);
+        tag
+    }
+
+    /// The request with `tag` completed: what it carried (`None` for an unknown tag).
+    pub fn complete(&mut self, tag: u64) -> Option<InFlight> {
+        let done = self.by_tag.remove(&tag)?;
+        match &done {
+            InFlight::Tail => self.tails_pending -= 1,
+            InFlight::Tiles { compressed, .. } => self.staging_used -= compressed,
+        }
+        Some(done)
+    }
+
+    /// Whether `compressed` more bytes fit the staging memory left.
+    pub fn staging_fits(&self, compressed: u64) -> bool {
+        self.staging_used + compressed <= self.staging_capacity
+    }
+
+    pub fn staging_used(&self) -> u64 {
+        self.staging_used
+    }
+
+    pub fn tails_pending(&self) -> u32 {
+        self.tails_pending
+    }
+
+    /// Tiles submitted and not yet in the pool.
+    pub fn tiles(&self) -> usize {
+        self.by_tag
+            .values()
+            .map(|f| match f {
+                InFlight::Tail => 0,
+                InFlight::Tiles { tiles, .. } => tiles.len(),
+            })
+            .sum()
+    }
+}
+
+/// When the engine's requests happened, for the stats.
+#[derive(Debug, Clone, Default)]
+pub(super) struct TailLoads {
+    /// Requests made at creation (one per texture with a packed tail).
+    pub requests: u32,
+    /// Their compressed bytes.
+    pub bytes: u64,
+    /// When the last one reached memory.
+    pub loaded_at: Option<Time>,
+}

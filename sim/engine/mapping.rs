@@ -1,0 +1,48 @@
+//! UpdateTileMappings on the serial GPU copy queue: each call costs a fixed time plus a
+//! time per tile mapped or unmapped, and calls run one after another.
+
+use super::tiles::TileId;
+use sfsim_models::units::Time;
+use std::collections::VecDeque;
+
+pub(super) struct MappingQueue {
+    per_call: Time,
+    per_tile: Time,
+    /// When the queue finishes the last call queued so far.
+    free_at: Time,
+    /// Calls that map loading tiles: when each finishes, and its tiles.
+    pending: VecDeque<(Time, Vec<TileId>)>,
+}
+
+impl MappingQueue {
+    pub fn new(per_call: Time, per_tile: Time) -> MappingQueue {
+        MappingQueue { per_call, per_tile, free_at: Time::ZERO, pending: VecDeque::new() }
+    }
+
+    /// Queues one call that maps `mapped` (loading tiles, told when it finishes) or unmaps
+    /// `unmapped` tiles at `now`; returns when the call finishes.
+    pub fn queue(&mut self, now: Time, mapped: Vec<TileId>, unmapped: usize) -> Time {
+        let tiles = (mapped.len() + unmapped) as u64;
+        let start = now.max(self.free_at);
+        let end = start + self.per_call + Time(self.per_tile.0 * tiles);
+        self.free_at = end;
+        if !mapped.is_empty() {
+            self.pending.push_back((end, mapped));
+        }
+        end
+    }
+
+    /// When the next call with tiles to map finishes.
+    pub fn next_event(&self) -> Option<Time> {
+        self.pending.front().map(|m| m.0)
+    }
+
+    /// The next call that finished by `now`: its end and its tiles.
+    pub fn pop_done(&mut self, now: Time) -> Option<(Time, Vec<TileId>)> {
+        if self.pending.front().is_some_and(|m| m.0 <= now) {
+            self.pending.pop_front()
+        } else {
+            None
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! The engine's side of one frame: counts, what stopped loading, modeled CPU time.
+
+use sfsim_models::units::Time;
+
+/// What stopped the next load in a frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Bottleneck {
+    /// Every seen tile was submitted.
+    Nothing,
+    /// No staging memory for the next tile's compressed bytes.
+    Staging,
+    /// No free pool slot.
+    Pool,
+    /// The per-frame upload cap.
+    UploadCap,
+}
+
+impl Bottleneck {
+    /// Every bottleneck, in stats order.
+    pub const ALL: [Bottleneck; 4] = [Bottleneck::Nothing, Bottleneck::Staging, Bottleneck::Pool, Bottleneck::UploadCap];
+
+    /// The name in stats and frames.csv.
+    pub fn name(self) -> &'static str {
+        match self {
+            Bottleneck::Nothing => "none",
+            Bottleneck::Staging => "staging",
+            Bottleneck::Pool => "pool",
+            Bottleneck::UploadCap => "upload_cap",
+        }
+    }
+}
+
+/// The engine's side of one frame.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FrameReport {
+    /// DirectStorage tile loads submitted.
+    pub loads: u32,
+    /// Tiles evicted (including standby tiles reclaimed for loads).
+    pub evictions: u32,
+    /// Tiles whose MinMip update this frame made visible.
+    pub became_visible: u32,
+    /// Seen Tiles left waiting after submission.
+    pub seen_list: u32,
+    /// What stopped submission (`None` before the first submission).
+    pub bottleneck: Option<Bottleneck>,
+    /// Feedback texels analysed this frame.
+    pub texels_analysed: u64,
+    /// Modeled CPU time of feedback analysis.
+    pub cpu_analysis: Time,
+    /// Modeled CPU time of sorting Seen Tiles.
+    pub cpu_sort: Time,
+    /// Modeled CPU time of building and enqueuing requests.
+    pub cpu_submit: Time,
+    /// Modeled CPU time of MinMip updates.
+    pub cpu_minmip: Time,
+}
