@@ -31,20 +31,20 @@ fn run_checked(file: &str, sets: &[&str]) -> StreamOutcome {
 fn every_load_passes_io_mdu_and_mapping_once_and_the_minmip_map_has_no_holes() {
     let o = run_checked("scenarios/quickstart.ron", &[]);
     let e = &o.engine;
-    assert!(e.total_loads > 100, "the quickstart must stream: {} loads", e.total_loads);
-    let visible = e.records.iter().filter(|r| r.visible.is_some()).count() as u64;
-    let decompressed = e.records.iter().filter(|r| r.decompressed.is_some()).count() as u64;
+    assert!(e.loads() > 100, "the quickstart must stream: {} loads", e.loads());
+    let visible = e.records().iter().filter(|r| r.visible.is_some()).count() as u64;
+    let decompressed = e.records().iter().filter(|r| r.decompressed.is_some()).count() as u64;
     // Each load is one DirectStorage request (besides one packed-tail request per texture
     // at creation); every visible tile was read, decompressed and mapped exactly once for
     // its load (one record per load).
-    assert_eq!(e.tail_requests, e.texture_count());
+    assert_eq!(e.tail_requests(), e.texture_count());
     assert_eq!(
-        o.request_latencies.len() as u64 - u64::from(e.tail_requests) + e.tiles_in_flight() as u64,
-        e.total_loads
+        o.request_latencies.len() as u64 - u64::from(e.tail_requests()) + e.tiles_in_flight() as u64,
+        e.loads()
     );
-    assert!(e.tails_loaded_at.is_some(), "every packed tail was read through the IO path");
-    assert!(visible <= decompressed && decompressed <= e.total_loads);
-    for r in e.records.iter().filter(|r| r.visible.is_some()) {
+    assert!(e.tails_loaded_at().is_some(), "every packed tail was read through the IO path");
+    assert!(visible <= decompressed && decompressed <= e.loads());
+    for r in e.records().iter().filter(|r| r.visible.is_some()) {
         assert!(r.submitted.is_some() && r.read.is_some() && r.decompressed.is_some() && r.mapped.is_some(), "{r:?}");
     }
 }
@@ -61,7 +61,7 @@ fn shared_and_coarse_feedback_and_other_policies_keep_the_invariants() {
         &["workload.render.feedback.writes=Location", "workload.render.feedback.kind=MipRegionUsed", "duration=1500ms"],
     ] {
         let o = run_checked("scenarios/quickstart.ron", sets);
-        assert!(o.engine.total_loads > 0, "{sets:?}");
+        assert!(o.engine.loads() > 0, "{sets:?}");
     }
 }
 
@@ -74,9 +74,9 @@ fn refcount_eviction_keeps_the_invariants_and_evicts_after_its_delay() {
         Scenario::from_text(&text, &repo("scenarios/refcount.ron"), &["duration=2s".parse().unwrap()]).unwrap();
     let sfsim::scenario::Workload::Stream(cfg) = &scenario.workload else { panic!("stream") };
     let o = stream::run(&scenario, cfg, &mut |_, _| {}, &mut |e, r| e.check_invariants(r).unwrap()).unwrap();
-    assert!(o.engine.total_evictions > 0, "the roller-coaster leaves tiles behind");
+    assert!(o.engine.evictions() > 0, "the roller-coaster leaves tiles behind");
     // No tile goes before 30 analysed frames without a reference: 0.5 s at 60 fps.
-    for r in o.engine.records.iter().filter(|r| r.evicted.is_some()) {
+    for r in o.engine.records().iter().filter(|r| r.evicted.is_some()) {
         let held = r.evicted.unwrap().saturating_sub(r.visible.unwrap());
         assert!(held.as_secs_f64() >= 0.49, "{r:?} evicted after {held}");
     }
@@ -127,7 +127,7 @@ fn a_static_camera_reaches_a_steady_state_with_no_loads() {
         Scenario::from_text(&text, &repo("scenarios/static.ron"), &["duration=3s".parse().unwrap()]).unwrap();
     let sfsim::scenario::Workload::Stream(cfg) = &scenario.workload else { panic!("stream") };
     let o = stream::run(&scenario, cfg, &mut |_, _| {}, &mut |e, r| e.check_invariants(r).unwrap()).unwrap();
-    assert!(o.engine.total_loads > 50, "it must load what it sees first: {}", o.engine.total_loads);
+    assert!(o.engine.loads() > 50, "it must load what it sees first: {}", o.engine.loads());
     let tail: Vec<_> = o.frames.iter().filter(|f| f.time.as_secs_f64() > 1.0).collect();
     assert!(
         tail.iter().all(|f| f.engine.loads == 0 && f.engine.evictions == 0 && f.tiles_in_flight == 0),
@@ -148,11 +148,11 @@ fn paint_mixer_keeps_evicting_and_reloading() {
     assert!(loading * 2 > late.len(), "loads in {loading} of {} late frames", late.len());
     // Tiles come back: more loads than distinct tiles ever loaded.
     let distinct: std::collections::HashSet<_> =
-        o.engine.records.iter().filter(|r| r.submitted.is_some()).map(|r| r.tile).collect();
+        o.engine.records().iter().filter(|r| r.submitted.is_some()).map(|r| r.tile).collect();
     assert!(
-        o.engine.total_loads as usize > distinct.len(),
+        o.engine.loads() as usize > distinct.len(),
         "{} loads of {} tiles",
-        o.engine.total_loads,
+        o.engine.loads(),
         distinct.len()
     );
 }

@@ -8,6 +8,7 @@ mod common;
 mod content_tools;
 mod determinism;
 mod engine;
+mod engine_timing;
 mod feedback;
 mod feedback_rate;
 mod io_curves;

@@ -72,7 +72,7 @@ fn verify_all_checks_every_loaded_tile_and_finds_no_mismatch() {
     let dir = tempfile::tempdir().unwrap();
     write_containers(dir.path());
     let o = run(&scenario(dir.path(), &THREE, "All")).unwrap();
-    let loaded = o.engine.records.iter().filter(|r| r.decompressed.is_some()).count() as f64;
+    let loaded = o.engine.records().iter().filter(|r| r.decompressed.is_some()).count() as f64;
     assert!(loaded > 50.0, "the run must stream: {loaded} tiles loaded");
     assert_eq!(stat(&o.stats, "content.verified_tiles"), loaded, "verify: All checks every completed tile");
     assert_eq!(stat(&o.stats, "content.hash_mismatches"), 0.0);
@@ -93,11 +93,11 @@ fn nvme_bytes_are_the_containers_stream_sizes() {
         content.stream(t, scene.textures[t as usize].format, o.engine.tile_coord(r.tile)).compressed.0
     };
     // Bytes of loads whose read finished ≤ bytes the drive moved ≤ bytes of every submitted load.
-    let read: u64 = o.engine.records.iter().filter(|r| r.read.is_some()).map(&size).sum();
-    let submitted: u64 = o.engine.records.iter().filter(|r| r.submitted.is_some()).map(&size).sum();
-    let nvme: u64 = o.transfers.iter().map(|t| t.bytes).sum::<u64>() - o.engine.tail_bytes;
+    let read: u64 = o.engine.records().iter().filter(|r| r.read.is_some()).map(&size).sum();
+    let submitted: u64 = o.engine.records().iter().filter(|r| r.submitted.is_some()).map(&size).sum();
+    let nvme: u64 = o.transfers.iter().map(|t| t.bytes).sum::<u64>() - o.engine.tail_bytes();
     assert!(read > 0 && read <= nvme && nvme <= submitted, "{read} ≤ {nvme} ≤ {submitted}");
-    assert_eq!(stat(&o.stats, "engine.loads"), o.engine.total_loads as f64);
+    assert_eq!(stat(&o.stats, "engine.loads"), o.engine.loads() as f64);
     assert!(o.stats.iter().all(|s| s.name != "content.verified_tiles" || s.value == Some(0.0)));
 }
 
@@ -116,7 +116,7 @@ fn a_corrupted_stream_is_reported_as_mismatches_not_a_failure() {
     std::fs::write(&path, bytes).unwrap();
     let o = run(&scenario(dir.path(), &THREE, "All")).unwrap();
     let (verified, bad) = (stat(&o.stats, "content.verified_tiles"), stat(&o.stats, "content.hash_mismatches"));
-    let diffuse = o.engine.records.iter().filter(|r| r.decompressed.is_some() && r.tile.texture % 3 == 0).count();
+    let diffuse = o.engine.records().iter().filter(|r| r.decompressed.is_some() && r.tile.texture % 3 == 0).count();
     assert!(diffuse > 0 && bad == diffuse as f64, "{bad} mismatches, {diffuse} diffuse tiles loaded");
     assert!(bad < verified, "normal and specular tiles still verify: {bad} of {verified}");
 }
@@ -203,7 +203,7 @@ fn shared_feedback_groups_only_tiles_with_the_same_stages() {
     std::fs::write(dir.path().join("specular.sfstex"), packed.container).unwrap();
     let mut s = scenario(dir.path(), &THREE, "All");
     let Workload::Stream(cfg) = &mut s.workload else { unreachable!() };
-    cfg.engine.feedback = sfsim::engine::FeedbackPolicy::SharedPerSet;
+    cfg.engine.feedback = sfsim::engine::FeedbackPolicyKind::SharedPerSet;
     let o = run(&s).unwrap();
     assert!(stat(&o.stats, "content.verified_tiles") > 50.0);
     assert_eq!(stat(&o.stats, "content.hash_mismatches"), 0.0);

@@ -68,6 +68,11 @@ impl Engine {
         self.counters.tails.requests
     }
 
+    /// Compressed bytes of the packed tails read at creation.
+    pub fn tail_bytes(&self) -> u64 {
+        self.counters.tails.bytes
+    }
+
     /// When the last packed tail reached memory.
     pub fn tails_loaded_at(&self) -> Option<Time> {
         self.counters.tails.loaded_at

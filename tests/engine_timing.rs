@@ -1,0 +1,208 @@
+//! The engine in closed form: one tile's request → visible time, Timeout and RefCount
+//! eviction at exactly their delays — expected values derived from the config defaults,
+//! not literals — and extension points that return invalid results stop the run with an
+//! error naming texture, tile and rule.
+
+use sfsim::engine::{
+    ContentModel, Engine, EngineConfig, EngineError, EvictionKind, EvictionPolicy, FrameReport, Policies,
+    SyntheticContent, TileDb, TileId, TileStream,
+};
+use sfsim::iopath::IoPath;
+use sfsim::scenario::Hardware;
+use sfsim::scene::{FeedbackRenderer, ObjectGroup, RenderConfig, Scene, SceneConfig, TextureSets};
+use sfsim_models::texture::{BcFormat, TileCoord, TILE_BYTES};
+use sfsim_models::units::Time;
+
+/// 60 frames per second.
+const PERIOD: Time = Time(1_000_000_000_000 / 60);
+
+/// One 1024² BC7 texture set: mip 2 is a single 256² tile, the tail starts at mip 3, so a
+/// request for mip 2 touches exactly one tile.
+fn scene() -> Scene {
+    Scene::build(&SceneConfig {
+        objects: vec![ObjectGroup::CubeGrid { count: 1, spacing: 10.0, size: 6.0 }],
+        texture_sets: TextureSets {
+            count: 1,
+            size: 1024,
+            diffuse: BcFormat::Bc7,
+            normal: BcFormat::Bc7,
+            specular: BcFormat::Bc7,
+        },
+        layers: 1,
+    })
+    .unwrap()
+}
+
+const TILE: TileCoord = TileCoord { mip: 2, x: 0, y: 0 };
+
+/// The engine, its IO path and renderer, driven frame by frame like the stream workload.
+struct Rig<'s> {
+    engine: Engine,
+    io: IoPath,
+    renderer: FeedbackRenderer<'s>,
+    hw: Hardware,
+}
+
+impl<'s> Rig<'s> {
+    fn new(scene: &'s Scene, cfg: EngineConfig, policies: Policies) -> Rig<'s> {
+        let hw = Hardware::default();
+        let mut io = IoPath::new(&hw, 1).unwrap();
+        let renderer = FeedbackRenderer::new(scene, &RenderConfig::default()).unwrap();
+        let mut engine =
+            Engine::new(&cfg, &scene.textures, hw.staging, Box::new(SyntheticContent::default()), policies);
+        engine.load_tails(Time::ZERO, &mut io).unwrap();
+        Rig { engine, io, renderer, hw }
+    }
+
+    /// Handles every IO and mapping event up to and including `t`.
+    fn advance_to(&mut self, t: Time) {
+        let mut done = Vec::new();
+        loop {
+            let next = [self.io.next_wake(), self.engine.next_mapping_event()].into_iter().flatten().min();
+            let now = next.filter(|&n| n <= t).unwrap_or(t);
+            self.io.process(now, &mut done);
+            for c in done.drain(..) {
+                self.engine.io_completed(&c);
+            }
+            self.engine.mappings_done(now);
+            if now == t {
+                break;
+            }
+        }
+    }
+
+    /// Frame `n`, whose feedback asks for `requested`.
+    fn frame(&mut self, n: u64, requested: &[(u32, TileCoord)]) -> Result<FrameReport, EngineError> {
+        let now = Time(PERIOD.0 * n);
+        self.advance_to(now);
+        let mut report = FrameReport::default();
+        self.engine.begin_frame(now, &mut self.renderer, &mut report)?;
+        self.engine.end_frame(now, requested.to_vec(), &mut self.io, &mut self.renderer, &mut report)?;
+        Ok(report)
+    }
+
+    /// Frames `from..to`, asking for [`TILE`] in `asked` and nothing otherwise.
+    fn frames(&mut self, from: u64, to: u64, asked: std::ops::RangeInclusive<u64>) {
+        for n in from..to {
+            let requested = if asked.contains(&n) { vec![(0, TILE)] } else { Vec::new() };
+            self.frame(n, &requested).unwrap();
+        }
+    }
+}
+
+/// The first frame time ≥ `t`.
+fn frame_at_or_after(t: Time) -> Time {
+    Time(t.0.div_ceil(PERIOD.0) * PERIOD.0)
+}
+
+#[test]
+fn one_tile_is_visible_after_readback_io_mdu_and_mapping() {
+    let scene = scene();
+    let cfg = EngineConfig::default();
+    let mut rig = Rig::new(&scene, cfg, Policies::from_config(&cfg));
+    let asked = 10; // long after the packed tails arrived
+    rig.frames(0, 20, asked..=asked);
+    let record = rig.engine.records().iter().find(|r| rig.engine.tile_coord(r.tile) == TILE).unwrap();
+
+    let stream: TileStream = SyntheticContent::default().stream(0, BcFormat::Bc7, TILE);
+    let (nvme, mdu) = (&rig.hw.nvme, &rig.hw.mdu);
+    let requested = Time(PERIOD.0 * asked);
+    let submitted = Time(PERIOD.0 * (asked + u64::from(cfg.readback_frames)));
+    let read = submitted + nvme.per_io + nvme.peak.time_for(stream.compressed) + nvme.latency;
+    let decompressed =
+        read + mdu.setup + mdu.input.time_for(stream.compressed).max(mdu.output.time_for(stream.uncompressed));
+    let mapped = submitted + cfg.mapping_call + cfg.mapping_per_tile;
+    assert_eq!(stream.uncompressed.0, TILE_BYTES);
+    assert_eq!(record.requested, requested);
+    assert_eq!(record.submitted, Some(submitted));
+    assert_eq!(record.read, Some(read));
+    assert_eq!(record.decompressed, Some(decompressed));
+    assert_eq!(record.mapped, Some(mapped));
+    assert_eq!(record.visible, Some(frame_at_or_after(decompressed.max(mapped))));
+    assert_eq!(rig.engine.loads(), 1);
+}
+
+#[test]
+fn timeout_evicts_at_the_first_frame_more_than_after_past_the_last_request() {
+    let scene = scene();
+    let after = EvictionKind::default();
+    let EvictionKind::Timeout { after: timeout } = after else { panic!("the default is Timeout") };
+    let cfg = EngineConfig { eviction: after, ..EngineConfig::default() };
+    let mut rig = Rig::new(&scene, cfg, Policies::from_config(&cfg));
+    let last = 30;
+    let expected = last + timeout.0 / PERIOD.0 + 1;
+    rig.frames(0, expected + 5, 10..=last);
+    let record = rig.engine.records().iter().find(|r| rig.engine.tile_coord(r.tile) == TILE).unwrap();
+    assert!(record.visible.is_some());
+    assert_eq!(record.evicted, Some(Time(PERIOD.0 * expected)), "evicted after {timeout} unseen");
+    assert_eq!(rig.engine.evictions(), 1);
+}
+
+#[test]
+fn refcount_evicts_after_exactly_its_unreferenced_frames() {
+    let scene = scene();
+    let frames = 30;
+    let eviction = EvictionKind::RefCount { frames, seen_horizon: Time::from_secs(1) };
+    let cfg = EngineConfig { eviction, ..EngineConfig::default() };
+    let mut rig = Rig::new(&scene, cfg, Policies::from_config(&cfg));
+    let last = 20;
+    // The analysis at frame f reads frame f − readback's feedback; the count passes
+    // `frames` at the analysis of frame last + readback + frames + 1; eviction is at the
+    // next frame start.
+    let expected = last + u64::from(cfg.readback_frames) + u64::from(frames) + 2;
+    rig.frames(0, expected + 5, 10..=last);
+    let record = rig.engine.records().iter().find(|r| rig.engine.tile_coord(r.tile) == TILE).unwrap();
+    assert!(record.visible.is_some());
+    assert_eq!(record.evicted, Some(Time(PERIOD.0 * expected)));
+}
+
+/// A policy that names a tile that is not resident.
+struct EvictsAbsentTiles;
+
+impl EvictionPolicy for EvictsAbsentTiles {
+    fn name(&self) -> &'static str {
+        "EvictsAbsentTiles"
+    }
+    fn seen_horizon(&self) -> Time {
+        Time::from_secs(1)
+    }
+    fn victims(&mut self, _now: Time, db: &TileDb, _resident: &[TileId]) -> Vec<TileId> {
+        vec![db.id(1, TileCoord { mip: 0, x: 1, y: 1 })]
+    }
+}
+
+#[test]
+fn a_policy_naming_a_tile_that_is_not_resident_is_an_error_naming_it() {
+    let scene = scene();
+    let cfg = EngineConfig::default();
+    let policies = Policies { eviction: Box::new(EvictsAbsentTiles), ..Policies::from_config(&cfg) };
+    let mut rig = Rig::new(&scene, cfg, policies);
+    let err = rig.frame(0, &[]).unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, EngineError::Policy { .. }), "{err:?}");
+    assert!(text.contains("EvictsAbsentTiles") && text.contains("texture 1") && text.contains("not Resident"), "{text}");
+}
+
+/// A content model whose streams do not shrink (a DirectStorage rule for zlib).
+struct IncompressibleButZlib;
+
+impl ContentModel for IncompressibleButZlib {
+    fn stream(&self, texture: u32, format: BcFormat, tile: TileCoord) -> TileStream {
+        let good = SyntheticContent::default().stream(texture, format, tile);
+        TileStream { compressed: good.uncompressed, intermediate: sfsim_models::units::Bytes(0), ..good }
+    }
+}
+
+#[test]
+fn a_content_model_making_an_invalid_request_is_an_error_naming_texture_and_tile() {
+    let scene = scene();
+    let cfg = EngineConfig::default();
+    let hw = Hardware::default();
+    let mut io = IoPath::new(&hw, 1).unwrap();
+    let mut engine =
+        Engine::new(&cfg, &scene.textures, hw.staging, Box::new(IncompressibleButZlib), Policies::from_config(&cfg));
+    let err = engine.load_tails(Time::ZERO, &mut io).unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, EngineError::InvalidRequest { texture: 0, .. }), "{err:?}");
+    assert!(text.contains("texture 0") && text.contains("packed tail") && text.contains("mip: 3"), "{text}");
+}
