@@ -180,7 +180,10 @@ fn a_policy_naming_a_tile_that_is_not_resident_is_an_error_naming_it() {
     let err = rig.frame(0, &[]).unwrap_err();
     let text = err.to_string();
     assert!(matches!(err, EngineError::Policy { .. }), "{err:?}");
-    assert!(text.contains("EvictsAbsentTiles") && text.contains("texture 1") && text.contains("not Resident"), "{text}");
+    assert!(
+        text.contains("EvictsAbsentTiles") && text.contains("texture 1") && text.contains("not Resident"),
+        "{text}"
+    );
 }
 
 /// A content model whose streams do not shrink (a DirectStorage rule for zlib).

@@ -16,3 +16,4 @@ mod io_scenarios;
 mod pack;
 mod packed_engine;
 mod scenario_errors;
+mod stat_names;
