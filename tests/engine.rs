@@ -64,11 +64,7 @@ fn shared_and_coarse_feedback_and_other_policies_keep_the_invariants() {
 
 #[test]
 fn refcount_eviction_keeps_the_invariants_and_evicts_after_its_delay() {
-    let text = std::fs::read_to_string(repo("scenarios/quickstart.ron"))
-        .unwrap()
-        .replace(r#"engine: (pool: "256MiB"),"#, r#"engine: (pool: "256MiB", eviction: RefCount(frames: 30)),"#);
-    let scenario =
-        Scenario::from_text(&text, &repo("scenarios/refcount.ron"), &["duration=2s".parse().unwrap()]).unwrap();
+    let scenario = load("scenarios/quickstart.ron", &["workload.engine.eviction=RefCount(frames: 30)", "duration=2s"]);
     let sfsim::scenario::Workload::Stream(cfg) = &scenario.workload else { panic!("stream") };
     let o = stream::run(&scenario, cfg, &mut |_, _| {}, &mut |e, r| e.check_invariants(r).unwrap()).unwrap();
     assert!(o.engine.evictions() > 0, "the roller-coaster leaves tiles behind");
@@ -116,12 +112,13 @@ fn a_starved_pool_is_named_as_the_bottleneck() {
 #[test]
 fn a_static_camera_reaches_a_steady_state_with_no_loads() {
     // An orbit that takes 30 years per lap: the camera does not move.
-    let text = std::fs::read_to_string(repo("scenarios/quickstart.ron")).unwrap().replace(
-        r#"camera: Recorded("cameras/rollercoaster.csv"),"#,
-        "camera: Generator(Orbit(center: (0.0, 0.0, 0.0), radius: 22.0, height: 6.0, period_s: 1e9)),",
+    let scenario = load(
+        "scenarios/quickstart.ron",
+        &[
+            "workload.camera=Generator(Orbit(center: (0.0, 0.0, 0.0), radius: 22.0, height: 6.0, period_s: 1e9))",
+            "duration=3s",
+        ],
     );
-    let scenario =
-        Scenario::from_text(&text, &repo("scenarios/static.ron"), &["duration=3s".parse().unwrap()]).unwrap();
     let sfsim::scenario::Workload::Stream(cfg) = &scenario.workload else { panic!("stream") };
     let o = stream::run(&scenario, cfg, &mut |_, _| {}, &mut |e, r| e.check_invariants(r).unwrap()).unwrap();
     assert!(o.engine.loads() > 50, "it must load what it sees first: {}", o.engine.loads());

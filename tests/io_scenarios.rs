@@ -58,17 +58,9 @@ fn set_staging_buffer_resizes_during_the_run() {
     // at 1 s the drive runs ahead of the MDU again and the buffer fills past 16 MiB.
     let small = run_file("scenarios/io/saturate.ron", &["duration=2s", "hardware.staging=1MiB"]);
     assert!(stat(&small, "staging.peak") <= 1.0);
-    let text = std::fs::read_to_string(crate::common::repo("scenarios/io/saturate.ron")).unwrap().replace(
-        "in_flight: \"64MiB\",",
-        "in_flight: \"64MiB\",\n        set_staging: [(at: \"1s\", size: \"32MiB\")],",
+    let resized = run_file(
+        "scenarios/io/saturate.ron",
+        &["duration=2s", "hardware.staging=1MiB", r#"workload.set_staging=[(at: "1s", size: "32MiB")]"#],
     );
-    let scenario = sfsim::scenario::Scenario::from_text(
-        &text,
-        "resized.ron".as_ref(),
-        &["duration=2s".parse().unwrap(), "hardware.staging=1MiB".parse().unwrap()],
-    )
-    .unwrap();
-    let resized =
-        sfsim::run::run(&scenario, sfsim::run::RunOptions { host_stats: false }, &mut |_, _| {}).unwrap().stats;
     assert!(stat(&resized, "staging.peak") > 16.0, "{}", stat(&resized, "staging.peak"));
 }

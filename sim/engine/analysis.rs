@@ -9,7 +9,13 @@ use sfsim_models::texture::{TextureDesc, TileCoord};
 use sfsim_models::units::Time;
 
 impl Engine {
-    pub(super) fn analyse(&mut self, now: Time, written: Time, requested: &[(u32, TileCoord)], report: &mut FrameReport) {
+    pub(super) fn analyse(
+        &mut self,
+        now: Time,
+        written: Time,
+        requested: &[(u32, TileCoord)],
+        report: &mut FrameReport,
+    ) {
         report.texels_analysed += requested.len() as u64;
         report.cpu_analysis += Time(self.cfg.cpu.analysis_per_texel.0 * requested.len() as u64);
         let mut touched = std::mem::take(&mut self.counters.touched);

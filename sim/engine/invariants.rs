@@ -41,7 +41,10 @@ impl Engine {
                     let expected = resident_mip(&self.db, t, x, y);
                     let value = self.minmip.value(t, x, y);
                     if u32::from(value.0) != expected * 8 {
-                        return Err(format!("texture {t} MinMip ({x},{y}) = {value:?}, residency says {}", expected * 8));
+                        return Err(format!(
+                            "texture {t} MinMip ({x},{y}) = {value:?}, residency says {}",
+                            expected * 8
+                        ));
                     }
                     if gpu.get(x, y) != Some(value) {
                         return Err(format!(

@@ -183,9 +183,7 @@ impl PackedContent {
         match self.cfg.verify {
             Verify::All => true,
             Verify::None => false,
-            Verify::Sample => {
-                tile_hash(self.cfg.seed, texture, tile).is_multiple_of(u64::from(self.cfg.sample_every))
-            }
+            Verify::Sample => tile_hash(self.cfg.seed, texture, tile).is_multiple_of(u64::from(self.cfg.sample_every)),
         }
     }
 

@@ -17,7 +17,8 @@ pub enum Bottleneck {
 
 impl Bottleneck {
     /// Every bottleneck, in stats order.
-    pub const ALL: [Bottleneck; 4] = [Bottleneck::Nothing, Bottleneck::Staging, Bottleneck::Pool, Bottleneck::UploadCap];
+    pub const ALL: [Bottleneck; 4] =
+        [Bottleneck::Nothing, Bottleneck::Staging, Bottleneck::Pool, Bottleneck::UploadCap];
 
     /// The name in stats and frames.csv.
     pub fn name(self) -> &'static str {

@@ -149,7 +149,8 @@ impl Engine {
     ) -> Result<(), EngineError> {
         let request = request_for(streams);
         let tile = self.db.coord(group[0]);
-        let invalid = |source| EngineError::InvalidRequest { texture: group[0].texture, tile, what: "tile load", source };
+        let invalid =
+            |source| EngineError::InvalidRequest { texture: group[0].texture, tile, what: "tile load", source };
         request.validate().map_err(invalid)?;
         for &id in group {
             let slot = self.pool.take(id)?;

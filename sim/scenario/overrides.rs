@@ -118,9 +118,30 @@ fn parse_like(current: &Value, text: &str) -> Value {
     }
 }
 
-/// RON literals such as `(640, 360)` or `[1, 2]` (tuples and lists; enum variants with
-/// fields lose their name in RON's untyped value, so set those in the scenario file).
+/// RON literals such as `(640, 360)`, `[1, 2]` or an enum variant with fields,
+/// `RefCount(frames: 30)` (RON's untyped value drops the variant's name, so it is put back
+/// as serde's one-key map; a one-field tuple variant holds its field).
 fn from_ron(text: &str) -> Option<Value> {
+    let text = text.trim();
+    if let Some(open) = text.find('(').filter(|_| text.ends_with(')')) {
+        let name = text[..open].trim();
+        if name.starts_with(|c: char| c.is_ascii_uppercase())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            let inside = text[open + 1..text.len() - 1].trim();
+            // A one-field tuple variant holding another variant: `Generator(Orbit(…))`.
+            let nested = inside.starts_with(|c: char| c.is_ascii_uppercase())
+                && inside.find('(').is_some_and(|i| inside[..i].chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+            let parsed = if nested { from_ron(inside) } else { from_ron(&text[open..]) };
+            let inner = match parsed? {
+                Value::Array(mut fields) if fields.len() == 1 => fields.remove(0),
+                other => other,
+            };
+            let mut variant = serde_json::Map::new();
+            variant.insert(name.to_string(), inner);
+            return Some(Value::Object(variant));
+        }
+    }
     let value: ron::Value = ron::from_str(text).ok()?;
     serde_json::to_value(value).ok()
 }
@@ -151,6 +172,28 @@ mod tests {
         let s = Scenario::from_text(text, Path::new("t.ron"), &[o]).unwrap();
         let crate::scenario::Workload::Render(r) = &s.workload else { panic!("a Render workload") };
         assert_eq!(r.render.resolution, (640, 360));
+    }
+
+    #[test]
+    fn sets_enum_variants_with_fields_written_as_ron() {
+        use crate::engine::EvictionKind;
+        use sfsim_models::units::Time;
+        let text = r#"Scenario(name: "t", workload: Stream(()))"#;
+        let eviction = |value: &str| {
+            let o: Override = format!("workload.engine.eviction={value}").parse().unwrap();
+            let s = Scenario::from_text(text, Path::new("t.ron"), &[o]).unwrap();
+            let crate::scenario::Workload::Stream(w) = &s.workload else { panic!("a Stream workload") };
+            w.engine.eviction
+        };
+        assert_eq!(
+            eviction("RefCount(frames: 30)"),
+            EvictionKind::RefCount { frames: 30, seen_horizon: Time::from_secs(1) }
+        );
+        assert_eq!(eviction(r#"Standby(after: "100ms")"#), EvictionKind::Standby { after: Time::from_ms(100) });
+        let o: Override = "workload.stream=Fixed(\"128KiB\")".parse().unwrap();
+        let s = Scenario::from_text(r#"Scenario(name: "t", workload: Io(()))"#, Path::new("t.ron"), &[o]).unwrap();
+        let crate::scenario::Workload::Io(io) = &s.workload else { panic!("an Io workload") };
+        assert_eq!(io.stream, crate::workload::io::StreamSize::Fixed(sfsim_models::units::Bytes::kib(128)));
     }
 
     #[test]
