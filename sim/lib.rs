@@ -34,6 +34,7 @@
 pub mod camera;
 pub mod cli;
 pub mod content;
+#[warn(missing_docs)]
 pub mod engine;
 pub mod iopath;
 // The kernel is an internal; the `bench` feature exposes it to the criterion benches.

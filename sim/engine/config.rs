@@ -53,6 +53,7 @@ pub struct EngineConfig {
     pub mapping_call: Time,
     /// … plus per tile mapped or unmapped (0.5 µs).
     pub mapping_per_tile: Time,
+    /// Modeled CPU cost per unit of work of each subsystem.
     pub cpu: CpuCosts,
 }
 

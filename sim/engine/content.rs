@@ -13,10 +13,13 @@ use sfsim_models::ConfigError;
 /// One tile's stream as DirectStorage loads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TileStream {
+    /// Bytes read from the file (CompressedSize).
     pub compressed: Bytes,
     /// After zlib, before BCPack (0 unless both apply).
     pub intermediate: Bytes,
+    /// Bytes in memory after every stage (64 KiB for a tile).
     pub uncompressed: Bytes,
+    /// DirectStorage options: the MDU stages the stream goes through.
     pub options: RequestOptions,
     /// Byte offset in the content file (16-byte aligned).
     pub offset: u64,
@@ -54,6 +57,7 @@ impl Default for ContentConfig {
 }
 
 impl ContentConfig {
+    /// Range checks of the selected model (fields relative to `content`).
     pub fn validate(&self) -> Result<(), ConfigError> {
         match self {
             ContentConfig::Synthetic(s) => s.validate(),
@@ -76,6 +80,7 @@ pub struct SyntheticContent {
     pub spread: f64,
     /// Streams use zlib then BCPack (true) or zlib only.
     pub bcpack: bool,
+    /// Seeds every tile's ratio.
     pub seed: u64,
 }
 
@@ -100,6 +105,7 @@ fn mix(mut x: u64) -> u64 {
 }
 
 impl SyntheticContent {
+    /// Ratios in (1, 100], spread in 0..=0.5, and every tile shrinks.
     pub fn validate(&self) -> Result<(), ConfigError> {
         for (name, r) in [("ratio_bc1", self.ratio_bc1), ("ratio_bc3", self.ratio_bc3), ("ratio_bc7", self.ratio_bc7)] {
             if !(r.is_finite() && r > 1.0 && r <= 100.0) {

@@ -35,8 +35,11 @@ use std::path::{Path, PathBuf};
 /// Which loaded tiles are decoded and hash-checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Verify {
+    /// Every loaded tile.
     All,
+    /// About one tile in `sample_every` (seeded, by tile).
     Sample,
+    /// None.
     None,
 }
 
@@ -61,6 +64,7 @@ impl Default for PackedConfig {
 }
 
 impl PackedConfig {
+    /// At least one container, a sample rate ≥ 1.
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.containers.is_empty() {
             return Err(ConfigError::new("containers", "is empty; expected at least one container file"));
@@ -267,13 +271,16 @@ impl ContentModel for PackedContent {
 #[derive(Debug)]
 pub struct Verifier {
     content: std::sync::Arc<PackedContent>,
+    /// Tiles decoded and checked.
     pub verified: u64,
+    /// Checked tiles that failed to decode or hash.
     pub mismatches: u64,
     /// The first mismatch, for the run's log.
     pub first_mismatch: Option<String>,
 }
 
 impl Verifier {
+    /// Verifies loads of `content`.
     pub fn new(content: std::sync::Arc<PackedContent>) -> Verifier {
         Verifier { content, verified: 0, mismatches: 0, first_mismatch: None }
     }

@@ -8,6 +8,7 @@ use sfsim_models::units::Time;
 use sfsim_models::ConfigError;
 use std::collections::HashMap;
 
+/// Intel's reference-count eviction with an N-frame delay.
 pub struct RefCountEviction {
     frames: u32,
     seen_horizon: Time,

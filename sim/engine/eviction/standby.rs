@@ -5,6 +5,7 @@ use super::{unseen_longer_than, EvictionPolicy};
 use crate::engine::tiles::{TileDb, TileId};
 use sfsim_models::units::Time;
 
+/// RTXTS-style standby list, reclaimed when the pool is full.
 pub struct StandbyEviction {
     after: Time,
 }

@@ -5,6 +5,7 @@ use super::{unseen_longer_than, EvictionPolicy};
 use crate::engine::tiles::{TileDb, TileId};
 use sfsim_models::units::Time;
 
+/// The sample's timeout eviction.
 pub struct TimeoutEviction {
     after: Time,
 }

@@ -3,6 +3,7 @@
 
 use super::FeedbackPolicy;
 
+/// One feedback texel per 2×2 mip-0 tiles.
 pub struct Coarse2x2;
 
 impl FeedbackPolicy for Coarse2x2 {

@@ -3,6 +3,7 @@
 
 use super::FeedbackPolicy;
 
+/// One feedback map per texture, one texel per tile.
 pub struct PerTexture;
 
 impl FeedbackPolicy for PerTexture {

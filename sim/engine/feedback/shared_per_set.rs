@@ -4,6 +4,7 @@
 
 use super::{FeedbackPolicy, TextureGroup};
 
+/// One feedback map per texture set; the set's tiles load together.
 pub struct SharedPerSet;
 
 impl FeedbackPolicy for SharedPerSet {
@@ -12,7 +13,7 @@ impl FeedbackPolicy for SharedPerSet {
     }
 
     fn has_feedback_map(&self, texture: u32) -> bool {
-        texture % 3 == 0
+        texture.is_multiple_of(3)
     }
 
     fn group(&self, texture: u32, textures: u32) -> TextureGroup {

@@ -4,6 +4,7 @@
 use super::{LoadOrder, SeenTile};
 use std::cmp::Reverse;
 
+/// Coarsest mip first, then oldest request.
 pub struct CoarsestFirst;
 
 impl LoadOrder for CoarsestFirst {

@@ -3,6 +3,7 @@
 use super::{LoadOrder, SeenTile};
 use std::cmp::Reverse;
 
+/// Most recently seen first, then coarsest.
 pub struct RecencyFirst;
 
 impl LoadOrder for RecencyFirst {
