@@ -80,3 +80,32 @@ fn guarantee_breaking_device_is_rejected() {
     assert_eq!(code, 2);
     assert!(err.contains("per_io") && err.contains("guaranteed"), "{err}");
 }
+
+const STREAM: &str = "Scenario(\n  name: \"t\",\n  duration: \"100ms\",\n  workload: Stream(()),\n)\n";
+
+#[test]
+fn feedback_resolution_has_one_knob_in_a_streaming_run() {
+    let (code, err) = run_text(STREAM, &["--set", "workload.render.feedback.tiles_per_texel=2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("tiles_per_texel") && err.contains("expected 1") && err.contains("Coarse2x2"), "{err}");
+    let (code, err) = run_text(
+        STREAM,
+        &["--set", "workload.engine.feedback=Coarse2x2", "--set", "workload.render.feedback.region=(1024, 1024)"],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("feedback.region") && err.contains("Coarse2x2") && err.contains("expected None"), "{err}");
+}
+
+#[test]
+fn eviction_policy_parameters_name_their_field_and_range() {
+    let (code, err) =
+        run_text(STREAM, &["--set", "workload.engine.eviction=RefCount(frames: 30, seen_horizon: \"0s\")"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("eviction.seen_horizon") && err.contains("expected (0s, 60min]"), "{err}");
+    let (code, err) = run_text(STREAM, &["--set", "workload.engine.eviction=Timeout(after: \"61min\")"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("eviction.after") && err.contains("(0s, 60min]"), "{err}");
+    let (code, err) = run_text(STREAM, &["--set", "workload.engine.mapping_per_tile=2ms"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("mapping_per_tile") && err.contains("0s..=1ms"), "{err}");
+}
