@@ -21,3 +21,22 @@ pub fn stat(stats: &StatSet, name: &str) -> f64 {
 pub fn sfsim() -> std::process::Command {
     std::process::Command::new(env!("CARGO_BIN_EXE_sfsim"))
 }
+
+/// One 2×2 cube (its +Z face is a quad) with one 1024² BC7 texture set: 256×256 tiles, so
+/// mip 0 is 4×4 tiles, mip 2 a single tile and the packed tail starts at mip 3.
+pub fn one_bc7_set_scene() -> sfsim::scene::Scene {
+    use sfsim::models::texture::BcFormat;
+    use sfsim::scene::{ObjectGroup, Scene, SceneConfig, TextureSets};
+    Scene::build(&SceneConfig {
+        objects: vec![ObjectGroup::Cube { center: (0.0, 0.0, 0.0), half: 1.0, set: None }],
+        texture_sets: TextureSets {
+            count: 1,
+            size: 1024,
+            diffuse: BcFormat::Bc7,
+            normal: BcFormat::Bc7,
+            specular: BcFormat::Bc7,
+        },
+        layers: 1,
+    })
+    .unwrap()
+}

@@ -9,7 +9,7 @@ use sfsim::engine::{
 };
 use sfsim::iopath::IoPath;
 use sfsim::scenario::Hardware;
-use sfsim::scene::{FeedbackRenderer, ObjectGroup, RenderConfig, Scene, SceneConfig, TextureSets};
+use sfsim::scene::{FeedbackRenderer, RenderConfig, Scene};
 use sfsim_models::texture::{BcFormat, TileCoord, TILE_BYTES};
 use sfsim_models::units::Time;
 
@@ -19,18 +19,7 @@ const PERIOD: Time = Time(1_000_000_000_000 / 60);
 /// One 1024² BC7 texture set: mip 2 is a single 256² tile, the tail starts at mip 3, so a
 /// request for mip 2 touches exactly one tile.
 fn scene() -> Scene {
-    Scene::build(&SceneConfig {
-        objects: vec![ObjectGroup::CubeGrid { count: 1, spacing: 10.0, size: 6.0 }],
-        texture_sets: TextureSets {
-            count: 1,
-            size: 1024,
-            diffuse: BcFormat::Bc7,
-            normal: BcFormat::Bc7,
-            specular: BcFormat::Bc7,
-        },
-        layers: 1,
-    })
-    .unwrap()
+    crate::common::one_bc7_set_scene()
 }
 
 const TILE: TileCoord = TileCoord { mip: 2, x: 0, y: 0 };

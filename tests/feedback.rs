@@ -2,26 +2,11 @@
 
 use glam::DVec3;
 use sfsim::models::gpu::{Filter, Lod53, SamplerDesc};
-use sfsim::models::texture::BcFormat;
-use sfsim::scene::{
-    FeedbackConfig, FeedbackRenderer, ObjectGroup, RayCamera, RenderConfig, Residency, Scene, SceneConfig, TextureSets,
-};
+use sfsim::scene::{FeedbackConfig, FeedbackRenderer, RayCamera, RenderConfig, Residency, Scene};
 
-/// One 2×2 cube (its +Z face is the quad) with a 1024² BC7 texture set: 256×256 tiles,
-/// so the MinMip feedback map is 4×4 texels of 256×256 mip-0 texels.
+/// The MinMip feedback map of the one-set scene is 4×4 texels of 256×256 mip-0 texels.
 fn quad_scene() -> Scene {
-    Scene::build(&SceneConfig {
-        objects: vec![ObjectGroup::Cube { center: (0.0, 0.0, 0.0), half: 1.0, set: None }],
-        texture_sets: TextureSets {
-            count: 1,
-            size: 1024,
-            diffuse: BcFormat::Bc7,
-            normal: BcFormat::Bc7,
-            specular: BcFormat::Bc7,
-        },
-        layers: 1,
-    })
-    .unwrap()
+    crate::common::one_bc7_set_scene()
 }
 
 fn config(resolution: u32) -> RenderConfig {
