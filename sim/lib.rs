@@ -1,10 +1,39 @@
 //! # sfsim — a simulator of the Xbox Series X|S texture-streaming path
 //!
-//! sfsim co-simulates the NVMe device and DirectStorage queue (2000 MB/s guaranteed over
-//! every 250 ms window), the two-unit Memory Decompression Unit (zlib → BCPack → swizzle)
-//! and, in later stages, the GPU sampler, sampler feedback and the Sampler Feedback
-//! Streaming engine. Time is integer picoseconds; runs are deterministic: the same scenario
-//! and seed give byte-identical `stats.json` (leaving out the `host.*` wall-clock figures).
+//! sfsim co-simulates the NVMe drive behind a DirectStorage queue (2000 MB/s guaranteed
+//! over every 250 ms window), the two-unit Memory Decompression Unit (zlib → BCPack →
+//! swizzle), the GPU sampler writing 5.3 MinMip sampler feedback over ray-cast scenes and
+//! recorded camera paths, and the Sampler Feedback Streaming engine that reads that
+//! feedback and decides what to load and evict. Time is integer picoseconds; runs are
+//! deterministic: the same scenario and seed give byte-identical `stats.json` (leaving
+//! out the `host.*` wall-clock figures).
+//!
+//! ## The layers
+//! ```text
+//!  scenario file (RON) ──► scenario::Scenario ──► run::run ──► workload::{io, render, stream}
+//!                                                                  │
+//!        ┌─────────────────────────────────────────────────────────┤ owns the clock (kernel)
+//!        ▼                                                         ▼
+//!  scene + camera ──► FeedbackRenderer (sampler, feedback) ──► engine::Engine (SFS)
+//!                                                                  │ requests
+//!                                                                  ▼
+//!                                iopath::IoPath: requests → IOs → staging → NVMe → MDU
+//!                                                                  │
+//!  sfsim-models (models): units, DirectStorage rules, drive, MDU, codecs, textures, GPU
+//!  output / report: stats.json, frames.csv, tiles.csv, trace.json, signals.vcd, plots
+//! ```
+//! `models` knows nothing about frames, scenes or files: each model is a plain struct with
+//! a functional side (bytes in → bytes out) and a self-timed side (`next_event`,
+//! `advance`). `sim` owns time: a workload's event loop calls the models, the engine and
+//! the sampler, and each component reports its own stats (`push_stats`).
+//!
+//! ## How a run flows
+//! [`scenario::Scenario::load`] parses the file (errors carry file:line:col), applies
+//! `--set` overrides and validates every field's range. [`run::run`] dispatches on the
+//! workload: an IO run enqueues requests at a cadence; a streaming run renders a frame,
+//! hands its feedback to the engine, which analyses it `readback_frames` later, submits
+//! loads through the IO path and maps them, and makes them visible through the MinMip map.
+//! [`output`] writes what the run measured.
 //!
 //! ## Running a scenario
 //! ```text
@@ -12,7 +41,7 @@
 //! sfsim run scenarios/io/saturate.ron --set workload.in_flight=16MiB --out /tmp/s16
 //! sfsim sweep scenarios/io/saturate.ron --vary workload.in_flight=4MiB,16MiB,64MiB
 //! ```
-//! From Rust:
+//! From Rust (see also `examples/run_from_rust.rs`):
 //! ```
 //! use sfsim::scenario::Scenario;
 //! use sfsim::run::{run, RunOptions};
@@ -22,13 +51,78 @@
 //! assert!(result.stats.get("nvme.throughput").unwrap() > 1900.0);
 //! ```
 //!
+//! ## Add an eviction policy
+//! A policy is a type implementing [`engine::EvictionPolicy`] (likewise
+//! [`engine::LoadOrder`], [`engine::FeedbackPolicy`]). Outside the crate, pass it to
+//! [`workload::stream::run_with_policies`]; inside, add one file under
+//! `sim/engine/eviction/`, one [`engine::EvictionKind`] variant and one arm in its
+//! `build` — the engine does not change. `examples/custom_eviction.rs` runs one on the
+//! quickstart.
+//! ```
+//! use sfsim::engine::{EvictionPolicy, Policies, TileDb, TileId};
+//! use sfsim::models::units::Time;
+//! use sfsim::scenario::{Scenario, Workload};
+//! use sfsim::workload::stream;
+//!
+//! /// Evicts every resident tile unseen for more than 100 ms, oldest first.
+//! struct Impatient;
+//!
+//! impl EvictionPolicy for Impatient {
+//!     fn name(&self) -> &'static str { "Impatient" }
+//!     fn seen_horizon(&self) -> Time { Time::from_ms(100) }
+//!     fn victims(&mut self, now: Time, db: &TileDb, resident: &[TileId]) -> Vec<TileId> {
+//!         let mut old: Vec<(Time, TileId)> = resident.iter()
+//!             .map(|&id| (db.state(id).last_seen, id))
+//!             .filter(|(seen, _)| now.saturating_sub(*seen) > Time::from_ms(100))
+//!             .collect();
+//!         old.sort_unstable();
+//!         old.into_iter().map(|(_, id)| id).collect()
+//!     }
+//! }
+//!
+//! let text = r#"Scenario(name: "doc", duration: "600ms", workload: Stream((
+//!     scene: (objects: [CubeGrid(count: 4, spacing: 10.0, size: 6.0)],
+//!             texture_sets: (count: 4, size: 2048)),
+//!     camera: Generator(Orbit(center: (0.0, 0.0, 0.0), radius: 12.0, height: 3.0, period_s: 0.6)),
+//!     render: (resolution: (256, 144)),
+//! )))"#;
+//! let scenario = Scenario::from_text(text, "doc.ron".as_ref(), &[]).unwrap();
+//! let Workload::Stream(cfg) = &scenario.workload else { unreachable!() };
+//! let policies = Policies { eviction: Box::new(Impatient), ..Policies::from_config(&cfg.engine) };
+//! let run = stream::run_with_policies(&scenario, cfg, policies, &mut |_, _| {}, &mut |_, _| {}).unwrap();
+//! assert!(run.stats.get("engine.evictions").unwrap() > 0.0);
+//! ```
+//!
+//! ## Add a drive model
+//! DRIVE_MODEL_SECTION
+//!
+//! ## Add a stat
+//! Stats belong to the component that measures them: add a `s.push(name, value, unit,
+//! description)` to its `push_stats` (the engine's are in `sim/engine/stats.rs`, the IO
+//! path's in `sim/iopath.rs`), or implement `push_stats` on your policy. Names are API
+//! (scripts and regression baselines read them): the golden lists in `tests/golden/`
+//! must be updated in the same change (`SFSIM_UPDATE_GOLDEN=1 cargo test --test
+//! integration stat_names`). A value the run could not measure is `None` (JSON `null`).
+//! ```
+//! use sfsim::stats::StatSet;
+//! let mut s = StatSet::default();
+//! s.push("engine.requests_merged", Some(12.0), "count", "adjacent reads merged into one IO");
+//! s.push("nvme.window_min", None, "MB", "no full window was measured");
+//! assert_eq!(s.get("engine.requests_merged"), Some(12.0));
+//! assert!(s.to_json().contains(r#""unit": "count""#));
+//! ```
+//!
 //! ## Modules
 //! - [`scenario`]: the RON schema, `--set` overrides, validation with file:line:col errors.
 //! - `kernel`: the event queue ordered by (time, insertion sequence) (internal; public
 //!   with the `bench` feature).
 //! - [`iopath`]: requests → IOs → staging → NVMe → MDU → title memory.
-//! - [`workload`]: what drives the hardware (the IO workload today).
-//! - [`stats`], [`report`], [`output`]: stats.json, CSVs, plots and index.html.
+//! - [`engine`]: the SFS engine and its policies ([`engine::eviction`],
+//!   [`engine::load_order`], [`engine::feedback`]), content models.
+//! - [`scene`], [`camera`]: objects, texture sets, the ray-cast sampler; camera paths.
+//! - [`workload`]: what drives the hardware: IO, render and stream runs.
+//! - [`content`]: the XBTC-like packer, containers, the codec report.
+//! - [`stats`], [`report`], [`output`]: stats.json, CSVs, traces, plots and index.html.
 //! - The hardware models live in the `sfsim-models` crate, re-exported as [`models`].
 
 pub mod camera;
