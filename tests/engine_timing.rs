@@ -198,3 +198,27 @@ fn a_content_model_making_an_invalid_request_is_an_error_naming_texture_and_tile
     assert!(matches!(err, EngineError::InvalidRequest { texture: 0, .. }), "{err:?}");
     assert!(text.contains("texture 0") && text.contains("packed tail") && text.contains("mip: 3"), "{text}");
 }
+
+/// A feedback policy whose group names a texture the scene does not have.
+struct GroupsWithAStranger;
+
+impl sfsim::engine::FeedbackPolicy for GroupsWithAStranger {
+    fn name(&self) -> &'static str {
+        "GroupsWithAStranger"
+    }
+    fn group(&self, texture: u32, _textures: u32) -> sfsim::engine::TextureGroup {
+        sfsim::engine::TextureGroup::of(&[texture, 99])
+    }
+}
+
+#[test]
+fn a_feedback_group_naming_a_texture_outside_the_scene_is_an_error() {
+    let scene = scene();
+    let cfg = EngineConfig::default();
+    let policies = Policies { feedback: Box::new(GroupsWithAStranger), ..Policies::from_config(&cfg) };
+    let mut rig = Rig::new(&scene, cfg, policies);
+    rig.frame(0, &[(0, TILE)]).unwrap();
+    rig.frame(1, &[]).unwrap();
+    let err = rig.frame(2, &[]).unwrap_err().to_string();
+    assert!(err.contains("GroupsWithAStranger") && err.contains("texture 99") && err.contains("0..=2"), "{err}");
+}

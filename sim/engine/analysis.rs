@@ -3,8 +3,9 @@
 //! when absent, enter Seen Tiles; Seen Tiles nobody asked for within the eviction policy's
 //! horizon are dropped.
 
+use super::feedback::TextureGroup;
 use super::tiles::{Status, TileId};
-use super::{Engine, FrameReport};
+use super::{Engine, EngineError, FrameReport};
 use sfsim_models::texture::{TextureDesc, TileCoord};
 use sfsim_models::units::Time;
 
@@ -15,14 +16,13 @@ impl Engine {
         written: Time,
         requested: &[(u32, TileCoord)],
         report: &mut FrameReport,
-    ) {
+    ) -> Result<(), EngineError> {
         report.texels_analysed += requested.len() as u64;
         report.cpu_analysis += Time(self.cfg.cpu.analysis_per_texel.0 * requested.len() as u64);
         let mut touched = std::mem::take(&mut self.counters.touched);
-        let textures = self.db.texture_count();
         for &(texture, tile) in requested {
             let from = *self.db.desc(texture);
-            let group = self.policies.feedback.group(texture, textures);
+            let group = self.group_of(texture, tile)?;
             for &t in group.as_slice() {
                 if t == texture {
                     self.touch_with_parents(t, tile, written, true, &mut touched);
@@ -51,6 +51,23 @@ impl Engine {
         });
         for id in dropped {
             self.db.forget(id);
+        }
+        Ok(())
+    }
+
+    /// The feedback policy's group for a request of `tile` of `texture`, checked: every
+    /// member is a texture of the scene.
+    pub(super) fn group_of(&self, texture: u32, tile: TileCoord) -> Result<TextureGroup, EngineError> {
+        let textures = self.db.texture_count();
+        let group = self.policies.feedback.group(texture, textures);
+        match group.as_slice().iter().find(|t| **t >= textures) {
+            Some(bad) => Err(EngineError::Policy {
+                policy: self.policies.feedback.name(),
+                tile: self.db.id(texture, tile),
+                mip: tile.mip,
+                rule: format!("its group names texture {bad}; the scene has {textures} (0..={})", textures - 1),
+            }),
+            None => Ok(group),
         }
     }
 

@@ -39,7 +39,7 @@ impl Engine {
             if self.cfg.upload_cap.is_some_and(|cap| report.loads >= cap) {
                 stop = Bottleneck::UploadCap;
             } else {
-                let (group, streams) = self.load_group(id);
+                let (group, streams) = self.load_group(id)?;
                 let compressed: u64 = streams.iter().map(|s| s.compressed.0).sum();
                 if !self.requests.staging_fits(compressed) {
                     stop = Bottleneck::Staging;
@@ -80,12 +80,12 @@ impl Engine {
     /// compressed) stays Seen and loads on its own. (A set's formats may differ in
     /// BcpackMode; the request carries the first tile's, which the timing model does not
     /// distinguish.)
-    fn load_group(&self, id: TileId) -> (Vec<TileId>, Vec<TileStream>) {
+    fn load_group(&self, id: TileId) -> Result<(Vec<TileId>, Vec<TileStream>), EngineError> {
         let mut group = vec![id];
         if self.policies.feedback.loads_group_together() {
             let coord = self.db.coord(id);
             let desc = self.db.desc(id.texture);
-            let members = self.policies.feedback.group(id.texture, self.db.texture_count());
+            let members = self.group_of(id.texture, coord)?;
             for &t in members.as_slice().iter().filter(|t| **t != id.texture) {
                 for c in companion_tiles(desc, coord, self.db.desc(t)) {
                     let cid = self.db.id(t, c);
@@ -103,7 +103,7 @@ impl Engine {
             group.retain(|_| k.next().copied().unwrap_or(false));
             streams.retain(|s| Stages::from(s.options) == stages);
         }
-        (group, streams)
+        Ok((group, streams))
     }
 
     fn stream_of(&self, id: TileId) -> TileStream {

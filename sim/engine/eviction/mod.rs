@@ -100,7 +100,8 @@ impl EvictionKind {
     /// Range checks of the selected policy's parameters (fields relative to `eviction`).
     pub fn validate(&self) -> Result<(), ConfigError> {
         match *self {
-            EvictionKind::Timeout { after } | EvictionKind::Standby { after } => check_unseen_time("after", after),
+            EvictionKind::Timeout { after } => TimeoutEviction::validate(after),
+            EvictionKind::Standby { after } => StandbyEviction::validate(after),
             EvictionKind::RefCount { frames, seen_horizon } => RefCountEviction::validate(frames, seen_horizon),
         }
     }

@@ -4,6 +4,7 @@
 use super::{unseen_longer_than, EvictionPolicy};
 use crate::engine::tiles::{TileDb, TileId};
 use sfsim_models::units::Time;
+use sfsim_models::ConfigError;
 
 /// RTXTS-style standby list, reclaimed when the pool is full.
 pub struct StandbyEviction {
@@ -14,6 +15,11 @@ impl StandbyEviction {
     /// Tiles unseen for longer than `after` may be reclaimed.
     pub fn new(after: Time) -> Self {
         StandbyEviction { after }
+    }
+
+    /// `after` in (0s, 60min].
+    pub fn validate(after: Time) -> Result<(), ConfigError> {
+        super::check_unseen_time("after", after)
     }
 }
 

@@ -4,6 +4,7 @@
 use super::{unseen_longer_than, EvictionPolicy};
 use crate::engine::tiles::{TileDb, TileId};
 use sfsim_models::units::Time;
+use sfsim_models::ConfigError;
 
 /// The sample's timeout eviction.
 pub struct TimeoutEviction {
@@ -14,6 +15,11 @@ impl TimeoutEviction {
     /// Evicts tiles unseen for longer than `after`.
     pub fn new(after: Time) -> Self {
         TimeoutEviction { after }
+    }
+
+    /// `after` in (0s, 60min].
+    pub fn validate(after: Time) -> Result<(), ConfigError> {
+        super::check_unseen_time("after", after)
     }
 }
 
