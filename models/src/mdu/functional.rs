@@ -26,6 +26,7 @@ use crate::nvme::{RequestOptions, SwizzleMode, MAX_ZLIB_OUTPUT};
 /// One request as the MDU sees it: which stages, and the sizes it declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MduRequest {
+    /// The stages to run, as the DirectStorage request's option bits.
     pub options: RequestOptions,
     /// Bytes between zlib and BCPack (`IntermediateSize`); used only when both run.
     pub intermediate_size: u64,
@@ -40,25 +41,58 @@ pub struct MduRequest {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MduError {
     #[error("BcpackMode {0} is out of range; expected 0 (none) or 1..=7 (BC1..BC5, BC6H, BC7)")]
+    /// The BCPack mode number is not one the MDU knows.
     BcpackMode(u32),
     #[error("SwizzleMode {0} is out of range; expected 0..={max}", max = SwizzleMode::MAX)]
+    /// The swizzle mode number is not one the MDU knows.
     SwizzleMode(u32),
     #[error("zlib stage: {0}")]
+    /// The zlib stage rejected its input.
     Zlib(#[from] ZlibError),
     #[error("BCPack stage: {0}")]
+    /// The BCPack stage rejected its input.
     Bcpack(#[from] BcpackError),
     #[error("swizzle stage: {0}")]
+    /// The swizzle stage rejected its input.
     Swizzle(#[from] SwizzleError),
     #[error("the request asks for BcpackMode {requested} but the BCPack stream is mode {found}")]
-    BcpackModeMismatch { requested: u32, found: u8 },
+    /// The BCPack stream's header names another mode than the request.
+    BcpackModeMismatch {
+        /// The request's BCPack mode.
+        requested: u32,
+        /// The mode in the stream's header.
+        found: u8,
+    },
     #[error("{stage}: {found} B in, but the request declares {expected} B out and the stage keeps the size")]
-    SizeMismatch { stage: &'static str, expected: u64, found: u64 },
+    /// A size-keeping stage got another size than the request declares.
+    SizeMismatch {
+        /// The stage's name.
+        stage: &'static str,
+        /// The size the request declares.
+        expected: u64,
+        /// The size the stage got.
+        found: u64,
+    },
     #[error("{what} of {value} B is more than the MDU's {max} B limit")]
-    TooLarge { what: &'static str, value: u64, max: u64 },
+    /// A size beyond the MDU's limit.
+    TooLarge {
+        /// Which size.
+        what: &'static str,
+        /// Its value in bytes.
+        value: u64,
+        /// The limit in bytes.
+        max: u64,
+    },
     #[error(
         "swizzle mode {mode:?} needs the BC block size: {block_bytes} is not 8 or 16 and no BCPack mode implies it"
     )]
-    BlockBytes { mode: SwizzleMode, block_bytes: u32 },
+    /// A swizzle that needs the BC block size got neither 8 nor 16 and no BCPack mode.
+    BlockBytes {
+        /// The swizzle mode.
+        mode: SwizzleMode,
+        /// The block size given.
+        block_bytes: u32,
+    },
 }
 
 /// How [`pack`] compresses.
@@ -77,7 +111,9 @@ impl Default for Encoding {
 /// What [`pack`] produced: the source bytes and the request that decodes them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Packed {
+    /// The source bytes to store (what a request reads).
     pub bytes: Vec<u8>,
+    /// The request that decodes `bytes` back to the packed data.
     pub request: MduRequest,
 }
 
