@@ -10,11 +10,13 @@
 //! [`build_model`] makes sfsim's own, [`Mdu`], from an [`MduConfig`].
 
 mod config;
+mod error;
 mod functional;
 mod model;
 mod pool;
 
 pub use config::MduConfig;
-pub use functional::{decode, decode_into, infer_request, pack, Encoding, MduError, MduRequest, Packed};
+pub use error::MduError;
+pub use functional::{decode, decode_into, infer_request, pack, Encoding, MduRequest, Packed};
 pub use model::{build_model, MduModel};
 pub use pool::{Job, JobDone, Mdu, Stages, UnitStats};
