@@ -26,8 +26,8 @@ pub trait MduModel: Send {
     fn next_event(&self) -> Option<Time>;
 
     /// Runs the model up to and including `until`, appending every job that finished by
-    /// then to `done` in completion order (jobs finishing at the same time: lowest unit
-    /// first) and starting queued jobs as units free up. `until` never decreases.
+    /// then to `done` in completion order (ties in a fixed order, so runs are reproducible)
+    /// and starting queued jobs as units free up. `until` never decreases.
     fn advance(&mut self, until: Time, done: &mut Vec<JobDone>);
 
     /// Per-unit counters so far (jobs, busy time, bytes in and out), one entry per unit in
