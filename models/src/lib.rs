@@ -9,6 +9,7 @@
 //! - [`nvme`]: DirectStorage request rules, the NVMe device with its 2000 MB/s per 250 ms
 //!   guarantee, IO splitting, the staging buffer.
 //! - [`mdu`]: the two-unit Memory Decompression Unit's timing.
+//! - [`hardware`]: [`Hardware`], the NVMe, staging and MDU configuration as one section.
 //! - [`texture`]: BC formats, 64 KiB tile shapes, mip chains, the packed tail, tile
 //!   addressing, MinMip and feedback map sizes.
 //! - [`codec`]: the MDU's functional stages (zlib, BCPack stand-in, swizzle) and BC formats.
@@ -17,9 +18,14 @@
 pub mod codec;
 pub mod config;
 pub mod gpu;
+#[warn(missing_docs)]
+pub mod hardware;
+#[warn(missing_docs)]
 pub mod mdu;
+#[warn(missing_docs)]
 pub mod nvme;
 pub mod texture;
 pub mod units;
 
 pub use config::ConfigError;
+pub use hardware::Hardware;

@@ -12,13 +12,14 @@ use crate::workload::io::IoWorkload;
 use crate::workload::render::RenderWorkload;
 use crate::workload::stream::StreamWorkload;
 use serde::{Deserialize, Serialize};
-use sfsim_models::mdu::MduConfig;
-use sfsim_models::nvme::NvmeConfig;
-use sfsim_models::units::{Bytes, Time};
+use sfsim_models::units::Time;
 use sfsim_models::ConfigError;
 use std::path::{Path, PathBuf};
 
 pub use overrides::Override;
+/// The `hardware` section lives with the models it configures; re-exported so that
+/// `scenario::Hardware` keeps naming it.
+pub use sfsim_models::Hardware;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -46,21 +47,6 @@ fn default_seed() -> u64 {
 }
 fn default_duration() -> Time {
     Time::from_secs(10)
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Hardware {
-    pub nvme: NvmeConfig,
-    /// DirectStorage staging buffer between the SSD and the MDU (32 MiB).
-    pub staging: Bytes,
-    pub mdu: MduConfig,
-}
-
-impl Default for Hardware {
-    fn default() -> Self {
-        Hardware { nvme: NvmeConfig::default(), staging: Bytes::mib(32), mdu: MduConfig::default() }
-    }
 }
 
 /// What drives the hardware.
@@ -142,17 +128,7 @@ impl Scenario {
         if self.duration < Time::from_ms(1) || self.duration > Time::from_secs(3600) {
             return Err(ConfigError::new("duration", format!("{} is out of range; expected 1ms..=1h", self.duration)));
         }
-        self.hardware.nvme.validate().map_err(|e| e.within("hardware.nvme"))?;
-        self.hardware.mdu.validate().map_err(|e| e.within("hardware.mdu"))?;
-        if self.hardware.staging < self.hardware.nvme.max_io {
-            return Err(ConfigError::new(
-                "hardware.staging",
-                format!(
-                    "{} is smaller than one IO (hardware.nvme.max_io = {}); expected ≥ max_io",
-                    self.hardware.staging, self.hardware.nvme.max_io
-                ),
-            ));
-        }
+        self.hardware.validate()?;
         match &self.workload {
             Workload::Io(io) => {
                 io.validate().map_err(|e| e.within("workload"))?;
@@ -198,6 +174,7 @@ impl Scenario {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sfsim_models::units::Bytes;
 
     const MINIMAL: &str = r#"Scenario(name: "t", workload: Io(()))"#;
 

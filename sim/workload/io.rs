@@ -324,11 +324,11 @@ pub fn run(scenario: &Scenario, cfg: &IoWorkload, progress: &mut dyn FnMut(Time,
             dest_done += c.destination_size.0;
             src_done += c.source_size.0;
         }
-        for t in path.device.drain_transfers() {
+        for t in path.drain_transfers() {
             nvme_w.add_span(t.start, t.end, t.bytes);
             nvme_f.add_span(t.start, t.end, t.bytes);
         }
-        for j in path.job_log.drain(..) {
+        for j in path.drain_jobs() {
             in_w.add_span(j.start, j.end, j.input.0);
             out_w.add_span(j.start, j.end, j.output.0);
             in_f.add_span(j.start, j.end, j.input.0);
@@ -342,7 +342,7 @@ pub fn run(scenario: &Scenario, cfg: &IoWorkload, progress: &mut dyn FnMut(Time,
         }
     }
     progress(end, end);
-    path.device.finish(end);
+    path.finish(end);
 
     let window_count = (end.0 / window.0) as usize;
     let (nv, mi, mo, rq) = (
@@ -379,45 +379,8 @@ fn collect_stats(
     src_done: u64,
 ) -> StatSet {
     let secs = scenario.duration.as_secs_f64();
-    let dev = path.device.stats();
-    let units = path.mdu.unit_stats();
-    let jobs: u64 = units.iter().map(|u| u.jobs).sum();
     let mut s = StatSet::default();
-    path.push_throughput_stats(&mut s, scenario.duration);
-    s.push(
-        "nvme.ios",
-        Some(dev.ios as f64),
-        "count",
-        "IOs submitted to the device (requests split at hardware.nvme.max_io)",
-    );
-    s.push(
-        "nvme.busy",
-        Some(dev.busy.as_secs_f64() / secs),
-        "fraction",
-        "share of the run the device had an IO to move",
-    );
-    s.push("nvme.stall_time", Some(dev.stalled.as_ms_f64()), "ms", "stall time the guarantee governor granted");
-    s.push(
-        "nvme.stall_refused",
-        Some(dev.stall_refused.as_ms_f64()),
-        "ms",
-        "stall time the governor refused to keep the guarantee",
-    );
-    s.push("mdu.jobs", Some(jobs as f64), "count", "MDU jobs completed");
-    for (i, u) in units.iter().enumerate() {
-        s.push(
-            &format!("mdu.unit{i}.busy"),
-            Some(u.busy.as_secs_f64() / secs),
-            "fraction",
-            format!("share of the run MDU unit {i} was working"),
-        );
-    }
-    s.push(
-        "staging.peak",
-        Some(path.staging.peak().0 as f64 / (1u64 << 20) as f64),
-        "MiB",
-        "highest staging-buffer occupancy",
-    );
+    path.push_stats(&mut s, scenario.duration);
     s.push("request.enqueued", Some(enqueued as f64), "count", "requests the title enqueued");
     s.push("request.completed", Some(latencies.len() as f64), "count", "requests whose data reached title memory");
     s.push(

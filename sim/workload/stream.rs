@@ -254,11 +254,11 @@ pub fn run_with_policies(
             let camera = ray_camera(path.as_ref(), &render, n);
             let sampler = renderer.render(&camera, scenario.seed, n, None);
             engine.end_frame(now, renderer.requested_tiles(), &mut io, &mut renderer, &mut report)?;
-            for t in io.device.drain_transfers() {
+            for t in io.drain_transfers() {
                 nvme_bytes += t.bytes;
                 transfers.push(t);
             }
-            for j in io.job_log.drain(..) {
+            for j in io.drain_jobs() {
                 mdu_in += j.input.0;
                 mdu_out += j.output.0;
                 jobs.push(j);
@@ -290,11 +290,11 @@ pub fn run_with_policies(
             }
         }
     }
-    for t in io.device.drain_transfers() {
+    for t in io.drain_transfers() {
         transfers.push(t);
     }
-    jobs.append(&mut io.job_log);
-    io.device.finish(scenario.duration);
+    jobs.extend(io.drain_jobs());
+    io.finish(scenario.duration);
 
     let frame_period = render.frame_time(1);
     request_latencies.sort_unstable();

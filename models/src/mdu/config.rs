@@ -34,6 +34,8 @@ impl Default for MduConfig {
 }
 
 impl MduConfig {
+    /// Range checks; the error's field is the parameter's name (the caller prefixes its
+    /// own path, e.g. `hardware.mdu`).
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.units == 0 || self.units > 64 {
             return Err(ConfigError::new("units", format!("{} is out of range; expected 1..=64", self.units)));

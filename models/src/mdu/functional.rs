@@ -18,14 +18,16 @@
 //! assert_eq!(out, blocks);
 //! ```
 
-use crate::codec::bcpack::{self, BcpackError, BcpackMode};
-use crate::codec::swizzle::{self, SwizzleError};
+use super::error::MduError;
+use crate::codec::bcpack::{self, BcpackMode};
+use crate::codec::swizzle;
 use crate::codec::zlib::{self, Encoder, ZlibError};
 use crate::nvme::{RequestOptions, SwizzleMode, MAX_ZLIB_OUTPUT};
 
 /// One request as the MDU sees it: which stages, and the sizes it declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MduRequest {
+    /// The stages to run, as the DirectStorage request's option bits.
     pub options: RequestOptions,
     /// Bytes between zlib and BCPack (`IntermediateSize`); used only when both run.
     pub intermediate_size: u64,
@@ -34,31 +36,6 @@ pub struct MduRequest {
     /// Bytes per BC block (8 or 16) for a swizzle whose mode does not imply it (the
     /// Morton layouts without BCPack). Ignored otherwise.
     pub block_bytes: u32,
-}
-
-/// Why a request's bytes could not be decoded (or packed).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MduError {
-    #[error("BcpackMode {0} is out of range; expected 0 (none) or 1..=7 (BC1..BC5, BC6H, BC7)")]
-    BcpackMode(u32),
-    #[error("SwizzleMode {0} is out of range; expected 0..={max}", max = SwizzleMode::MAX)]
-    SwizzleMode(u32),
-    #[error("zlib stage: {0}")]
-    Zlib(#[from] ZlibError),
-    #[error("BCPack stage: {0}")]
-    Bcpack(#[from] BcpackError),
-    #[error("swizzle stage: {0}")]
-    Swizzle(#[from] SwizzleError),
-    #[error("the request asks for BcpackMode {requested} but the BCPack stream is mode {found}")]
-    BcpackModeMismatch { requested: u32, found: u8 },
-    #[error("{stage}: {found} B in, but the request declares {expected} B out and the stage keeps the size")]
-    SizeMismatch { stage: &'static str, expected: u64, found: u64 },
-    #[error("{what} of {value} B is more than the MDU's {max} B limit")]
-    TooLarge { what: &'static str, value: u64, max: u64 },
-    #[error(
-        "swizzle mode {mode:?} needs the BC block size: {block_bytes} is not 8 or 16 and no BCPack mode implies it"
-    )]
-    BlockBytes { mode: SwizzleMode, block_bytes: u32 },
 }
 
 /// How [`pack`] compresses.
@@ -77,7 +54,9 @@ impl Default for Encoding {
 /// What [`pack`] produced: the source bytes and the request that decodes them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Packed {
+    /// The source bytes to store (what a request reads).
     pub bytes: Vec<u8>,
+    /// The request that decodes `bytes` back to the packed data.
     pub request: MduRequest,
 }
 

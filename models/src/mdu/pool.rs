@@ -1,6 +1,8 @@
-//! The unit pool: FIFO queue, first free unit, self-timed like the NVMe device.
+//! The unit pool: FIFO queue, first free unit; sfsim's [`MduModel`], self-timed like the
+//! NVMe device.
 
 use super::config::MduConfig;
+use super::model::MduModel;
 use crate::config::ConfigError;
 use crate::nvme::RequestOptions;
 use crate::units::{Bytes, Time};
@@ -9,8 +11,11 @@ use std::collections::VecDeque;
 /// Which stages a job runs (none = an uncompressed move).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Stages {
+    /// Inflate (the request's zlib option).
     pub zlib: bool,
+    /// BCPack decode (a non-zero BCPack mode).
     pub bcpack: bool,
+    /// Swizzle (a non-zero swizzle mode).
     pub swizzle: bool,
 }
 
@@ -20,36 +25,54 @@ impl From<RequestOptions> for Stages {
     }
 }
 
+/// One unit of MDU work: one IO's worth of a request (requests larger than `max_io` make
+/// several jobs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Job {
+    /// The submitter's id, reported back in [`JobDone::id`].
     pub id: u64,
     /// Bytes the unit reads (compressed, or the data itself for a move).
     pub input: Bytes,
     /// Bytes the unit writes to title memory.
     pub output: Bytes,
+    /// The stages the job passes through (all off: an uncompressed move).
     pub stages: Stages,
     /// Perfectly compressible page: output at the fill rate instead of `output`.
     pub fill: bool,
 }
 
+/// A job whose output is in title memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct JobDone {
+    /// The job's [`Job::id`].
     pub id: u64,
+    /// The unit that ran it (0-based).
     pub unit: u32,
+    /// When the unit started it (after any wait in the queue).
     pub start: Time,
+    /// When its output was in title memory.
     pub end: Time,
+    /// Bytes it read.
     pub input: Bytes,
+    /// Bytes it wrote.
     pub output: Bytes,
 }
 
+/// What one unit did so far.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct UnitStats {
+    /// Jobs finished.
     pub jobs: u64,
+    /// Time spent on finished jobs.
     pub busy: Time,
+    /// Bytes finished jobs read.
     pub input: u64,
+    /// Bytes finished jobs wrote.
     pub output: u64,
 }
 
+/// sfsim's MDU timing: `units` identical units fed from one FIFO, each job taking
+/// set-up + max(input ÷ input rate, output ÷ output rate) of [`MduConfig`].
 pub struct Mdu {
     cfg: MduConfig,
     queue: VecDeque<(Job, Time)>,
@@ -58,6 +81,7 @@ pub struct Mdu {
 }
 
 impl Mdu {
+    /// Idle units at time zero. Errors name the field of `cfg` that is out of range.
     pub fn new(cfg: &MduConfig) -> Result<Self, ConfigError> {
         cfg.validate()?;
         Ok(Mdu {
@@ -68,6 +92,7 @@ impl Mdu {
         })
     }
 
+    /// The parameters the MDU was built with.
     pub fn config(&self) -> &MduConfig {
         &self.cfg
     }
@@ -88,11 +113,6 @@ impl Mdu {
         self.running.iter().filter(|r| r.is_some()).count()
     }
 
-    pub fn submit(&mut self, now: Time, job: Job) {
-        self.queue.push_back((job, now));
-        self.dispatch(now);
-    }
-
     fn dispatch(&mut self, now: Time) {
         for unit in 0..self.running.len() {
             if self.running[unit].is_none() {
@@ -104,13 +124,19 @@ impl Mdu {
             }
         }
     }
+}
 
-    pub fn next_event(&self) -> Option<Time> {
+impl MduModel for Mdu {
+    fn submit(&mut self, now: Time, job: Job) {
+        self.queue.push_back((job, now));
+        self.dispatch(now);
+    }
+
+    fn next_event(&self) -> Option<Time> {
         self.running.iter().flatten().map(|&(_, _, end)| end).min()
     }
 
-    /// Completes every job that ends by `until`, starting queued jobs as units free up.
-    pub fn advance(&mut self, until: Time, done: &mut Vec<JobDone>) {
+    fn advance(&mut self, until: Time, done: &mut Vec<JobDone>) {
         while let Some(t) = self.next_event().filter(|&t| t <= until) {
             for unit in 0..self.running.len() {
                 if let Some((job, start, end)) = self.running[unit] {
@@ -136,7 +162,7 @@ impl Mdu {
         }
     }
 
-    pub fn unit_stats(&self) -> &[UnitStats] {
+    fn unit_stats(&self) -> &[UnitStats] {
         &self.stats
     }
 }

@@ -14,10 +14,20 @@ pub enum StallProfile {
     #[default]
     None,
     /// A stall of `length` starting every `every` (first at `every`).
-    Periodic { every: Time, length: Time },
+    Periodic {
+        /// Time from one stall's start to the next one's.
+        every: Time,
+        /// Length of each stall (< `every`).
+        length: Time,
+    },
     /// Seeded stalls: the gap after each stall and each stall's length are drawn uniformly
     /// from [0, 2 × mean], so their means are `mean_gap` and `mean_length`.
-    Random { mean_gap: Time, mean_length: Time },
+    Random {
+        /// Mean time from one stall's end to the next one's start.
+        mean_gap: Time,
+        /// Mean stall length.
+        mean_length: Time,
+    },
 }
 
 /// The NVMe device and the DirectStorage queue in front of it (SPEC §1).
@@ -87,6 +97,8 @@ impl NvmeConfig {
         self.lost_budget().saturating_sub(self.overhead_reserve()).saturating_sub(ROUNDING_MARGIN)
     }
 
+    /// Range checks; the error's field is the parameter's name (the caller prefixes its
+    /// own path, e.g. `hardware.nvme`).
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.guaranteed.0 == 0 {
             return Err(ConfigError::new("guaranteed", "must be > 0 B/s"));

@@ -2,22 +2,25 @@
 //! paying a command overhead per IO, with an access latency pipelined across the queue
 //! depth, and stalls bounded by the guarantee governor.
 //!
-//! The device is a self-timed component: the caller asks [`NvmeDevice::next_event`] when
-//! something happens next and calls [`NvmeDevice::advance`] with that time.
+//! The device is sfsim's [`NvmeModel`]: a self-timed component whose owner asks
+//! [`NvmeModel::next_event`] when something happens next and calls [`NvmeModel::advance`]
+//! with that time.
 
-use super::config::{NvmeConfig, StallProfile};
+use super::config::NvmeConfig;
 use super::lost::LostLog;
+use super::model::NvmeModel;
+use super::stalls::StallGenerator;
 use super::window::WindowTracker;
 use crate::config::ConfigError;
 use crate::units::{Bytes, Time};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
 
 /// An IO the device finished: its data is in the staging buffer at `time`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IoDone {
+    /// The id the IO was submitted with.
     pub id: u64,
+    /// When its last byte is in the staging buffer (after the access latency).
     pub time: Time,
 }
 
@@ -25,9 +28,13 @@ pub struct IoDone {
 /// throughput).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Transfer {
+    /// The id of the IO whose bytes moved.
     pub id: u64,
+    /// When the bytes started moving.
     pub start: Time,
+    /// When they stopped (the IO finished, or a stall paused it).
     pub end: Time,
+    /// Bytes moved in `start..end`, spread evenly over it.
     pub bytes: u64,
 }
 
@@ -48,33 +55,12 @@ impl ActiveIo {
     }
 }
 
-struct StallGenerator {
-    profile: StallProfile,
-    rng: ChaCha8Rng,
-}
-
-impl StallGenerator {
-    /// The stall proposed after the previous one ended at `after`: (start, length).
-    fn next(&mut self, after: Time) -> Option<(Time, Time)> {
-        match self.profile {
-            StallProfile::None => None,
-            StallProfile::Periodic { every, length } => {
-                let k = after.0 / every.0 + 1;
-                Some((Time(k * every.0), length))
-            }
-            StallProfile::Random { mean_gap, mean_length } => {
-                let gap = self.rng.gen_range(0..=2 * mean_gap.0);
-                let length = self.rng.gen_range(1..=2 * mean_length.0);
-                Some((after + Time(gap), Time(length)))
-            }
-        }
-    }
-}
-
 /// Counters of what the device did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DeviceStats {
+    /// IOs submitted.
     pub ios: u64,
+    /// Bytes of the IOs that finished moving.
     pub bytes: u64,
     /// Time the channel had work (including stalls and overhead while it had work).
     pub busy: Time,
@@ -82,10 +68,15 @@ pub struct DeviceStats {
     pub stalled: Time,
     /// Stall time the governor refused (requested − granted).
     pub stall_refused: Time,
+    /// Least bytes delivered in any full window while work was queued (`None`: no busy
+    /// stretch lasted a whole window).
     pub window_min: Option<Bytes>,
+    /// Most bytes delivered in any full window while work was queued.
     pub window_max: Option<Bytes>,
 }
 
+/// sfsim's NVMe drive: the windowed-bandwidth model of [`NvmeConfig`] (peak rate, command
+/// overhead, pipelined latency, queue depth, stalls the guarantee governor may shorten).
 pub struct NvmeDevice {
     cfg: NvmeConfig,
     now: Time,
@@ -110,9 +101,11 @@ pub struct NvmeDevice {
 }
 
 impl NvmeDevice {
+    /// A drive idle at time zero, its random stalls (if any) seeded by `seed`. Errors name
+    /// the field of `cfg` that is out of range.
     pub fn new(cfg: &NvmeConfig, seed: u64) -> Result<Self, ConfigError> {
         cfg.validate()?;
-        let mut stalls = StallGenerator { profile: cfg.stalls, rng: ChaCha8Rng::seed_from_u64(seed) };
+        let mut stalls = StallGenerator::new(cfg.stalls, seed);
         let next_stall = stalls.next(Time::ZERO);
         Ok(NvmeDevice {
             cfg: *cfg,
@@ -135,53 +128,20 @@ impl NvmeDevice {
         })
     }
 
+    /// The parameters the drive was built with.
     pub fn config(&self) -> &NvmeConfig {
         &self.cfg
     }
 
-    /// Keep a list of [`Transfer`]s for [`drain_transfers`](Self::drain_transfers) (on by default).
+    /// Keep a list of [`Transfer`]s for [`NvmeModel::drain_transfers`] (on by default);
+    /// owners that never read them turn this off so the list does not grow over a run.
     pub fn set_record_transfers(&mut self, on: bool) {
         self.record_transfers = on;
     }
 
-    pub fn can_accept(&self) -> bool {
-        self.outstanding < self.cfg.queue_depth
-    }
-
+    /// IOs accepted and not yet completed (bounded by the queue depth).
     pub fn outstanding(&self) -> u32 {
         self.outstanding
-    }
-
-    /// Accepts an IO at `now` (after [`advance`](Self::advance) to `now`). The caller checks
-    /// [`can_accept`](Self::can_accept) first; an IO beyond the queue depth is a caller bug.
-    pub fn submit(&mut self, now: Time, id: u64, bytes: Bytes) {
-        assert!(self.can_accept(), "NVMe queue depth exceeded: caller must check can_accept");
-        debug_assert!(now >= self.now);
-        self.now = now;
-        let was_tracking = self.tracking();
-        let transfer = self.cfg.peak.time_for(bytes);
-        self.queue.push_back(ActiveIo {
-            id,
-            bytes: bytes.0,
-            overhead_left: self.cfg.per_io,
-            transfer_total: transfer,
-            transfer_left: transfer,
-        });
-        self.outstanding += 1;
-        self.stats.ios += 1;
-        if self.busy_since.is_none() {
-            self.busy_since = Some(now);
-        }
-        if !was_tracking {
-            self.window.busy_start(now, self.delivered);
-        } else if self.queue.len() == 1 {
-            // The channel was idle behind a backlog: D(t) was flat up to now. (While the
-            // channel is moving bytes, `delivered` lags D(t), so no point is added then.)
-            self.window.point(now, self.delivered);
-        }
-        if self.queue.len() == 1 && self.stall_until.is_none() {
-            self.segment_start = Some(now);
-        }
     }
 
     /// Whether the guarantee windows are counting: the device has work, or the queue in
@@ -190,59 +150,11 @@ impl NvmeDevice {
         !self.queue.is_empty() || self.backlog
     }
 
-    /// Tells the device whether IOs are waiting for it in the DirectStorage queue at `now`
-    /// (call after [`advance`](Self::advance) to `now`). Windows measured while only the
-    /// backlog is non-empty show what the path behind the device (staging, MDU) allows.
-    pub fn set_backlog(&mut self, now: Time, waiting: bool) {
-        let before = self.tracking();
-        self.backlog = waiting;
-        match (before, self.tracking()) {
-            (false, true) => self.window.busy_start(now, self.delivered),
-            (true, false) => self.window.busy_end(now, self.delivered),
-            _ => {}
-        }
-    }
-
     /// When the head IO's current phase (overhead or transfer) ends, if it is running.
     fn phase_end(&self) -> Option<Time> {
         let start = self.segment_start?;
         let head = self.queue.front()?;
         Some(if head.overhead_left.0 > 0 { start + head.overhead_left } else { start + head.transfer_left })
-    }
-
-    pub fn next_event(&self) -> Option<Time> {
-        [
-            self.completions.front().map(|c| c.time),
-            self.stall_until,
-            self.phase_end(),
-            self.next_stall.map(|(start, _)| start),
-        ]
-        .into_iter()
-        .flatten()
-        .min()
-    }
-
-    /// Runs the device up to `until`, appending completed IOs to `done`.
-    pub fn advance(&mut self, until: Time, done: &mut Vec<IoDone>) {
-        while let Some(t) = self.next_event().filter(|&t| t <= until) {
-            self.now = t;
-            if self.completions.front().is_some_and(|c| c.time == t) {
-                let c = self.completions.pop_front().expect("checked");
-                self.outstanding -= 1;
-                done.push(c);
-            } else if self.stall_until == Some(t) {
-                self.stall_until = None;
-                if !self.queue.is_empty() {
-                    self.segment_start = Some(t);
-                    self.start_transfer_point(t);
-                }
-            } else if self.phase_end() == Some(t) {
-                self.finish_phase(t);
-            } else {
-                self.start_stall(t);
-            }
-        }
-        self.now = self.now.max(until);
     }
 
     /// Records D(t) at the start of a transfer segment.
@@ -353,119 +265,109 @@ impl NvmeDevice {
         }
     }
 
-    /// Closes the accounting at the end of a run.
-    pub fn finish(&mut self, end: Time) {
+    /// Bytes moved so far (IOs finished and partial transfers paused by stalls).
+    pub fn delivered(&self) -> u64 {
+        self.delivered
+    }
+}
+
+impl NvmeModel for NvmeDevice {
+    fn can_accept(&self) -> bool {
+        self.outstanding < self.cfg.queue_depth
+    }
+
+    fn submit(&mut self, now: Time, id: u64, bytes: Bytes) {
+        assert!(self.can_accept(), "NVMe queue depth exceeded: caller must check can_accept");
+        debug_assert!(now >= self.now);
+        self.now = now;
+        let was_tracking = self.tracking();
+        let transfer = self.cfg.peak.time_for(bytes);
+        self.queue.push_back(ActiveIo {
+            id,
+            bytes: bytes.0,
+            overhead_left: self.cfg.per_io,
+            transfer_total: transfer,
+            transfer_left: transfer,
+        });
+        self.outstanding += 1;
+        self.stats.ios += 1;
+        if self.busy_since.is_none() {
+            self.busy_since = Some(now);
+        }
+        if !was_tracking {
+            self.window.busy_start(now, self.delivered);
+        } else if self.queue.len() == 1 {
+            // The channel was idle behind a backlog: D(t) was flat up to now. (While the
+            // channel is moving bytes, `delivered` lags D(t), so no point is added then.)
+            self.window.point(now, self.delivered);
+        }
+        if self.queue.len() == 1 && self.stall_until.is_none() {
+            self.segment_start = Some(now);
+        }
+    }
+
+    fn set_backlog(&mut self, now: Time, waiting: bool) {
+        let before = self.tracking();
+        self.backlog = waiting;
+        match (before, self.tracking()) {
+            (false, true) => self.window.busy_start(now, self.delivered),
+            (true, false) => self.window.busy_end(now, self.delivered),
+            _ => {}
+        }
+    }
+
+    fn next_event(&self) -> Option<Time> {
+        [
+            self.completions.front().map(|c| c.time),
+            self.stall_until,
+            self.phase_end(),
+            self.next_stall.map(|(start, _)| start),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+
+    fn advance(&mut self, until: Time, done: &mut Vec<IoDone>) {
+        while let Some(t) = self.next_event().filter(|&t| t <= until) {
+            self.now = t;
+            if self.completions.front().is_some_and(|c| c.time == t) {
+                let c = self.completions.pop_front().expect("checked");
+                self.outstanding -= 1;
+                done.push(c);
+            } else if self.stall_until == Some(t) {
+                self.stall_until = None;
+                if !self.queue.is_empty() {
+                    self.segment_start = Some(t);
+                    self.start_transfer_point(t);
+                }
+            } else if self.phase_end() == Some(t) {
+                self.finish_phase(t);
+            } else {
+                self.start_stall(t);
+            }
+        }
+        self.now = self.now.max(until);
+    }
+
+    fn finish(&mut self, end: Time) {
         if let Some(since) = self.busy_since {
             self.stats.busy += end.saturating_sub(since);
         }
     }
 
-    /// Bytes moved so far (IOs finished and partial transfers paused by stalls).
-    pub fn delivered(&self) -> u64 {
-        self.delivered
-    }
-
-    pub fn stats(&self) -> DeviceStats {
+    fn stats(&self) -> DeviceStats {
         DeviceStats { window_min: self.window.min(), window_max: self.window.max(), ..self.stats }
     }
 
-    /// Transfers recorded since the last call.
-    pub fn drain_transfers(&mut self) -> std::vec::Drain<'_, Transfer> {
+    fn window(&self) -> Time {
+        self.cfg.window
+    }
+
+    fn drain_transfers(&mut self) -> std::vec::Drain<'_, Transfer> {
         self.transfers.drain(..)
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::units::Rate;
-    use proptest::prelude::*;
-    use rand::Rng;
-
-    /// Keeps the device's queue full with IOs drawn from `sizes` until `end`.
-    fn saturate(dev: &mut NvmeDevice, end: Time, sizes: (u64, u64), seed: u64) {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let (mut now, mut id, mut done) = (Time::ZERO, 0u64, Vec::new());
-        loop {
-            while dev.can_accept() {
-                dev.submit(now, id, Bytes(rng.gen_range(sizes.0..=sizes.1)));
-                id += 1;
-            }
-            let Some(t) = dev.next_event().filter(|&t| t <= end) else {
-                break;
-            };
-            dev.advance(t, &mut done);
-            now = t;
-        }
-        dev.finish(end);
-    }
-
-    #[test]
-    fn periodic_stalls_are_cut_to_the_budget() {
-        let cfg = NvmeConfig {
-            stalls: StallProfile::Periodic { every: Time::from_ms(20), length: Time::from_ms(15) },
-            ..Default::default()
-        };
-        let mut dev = NvmeDevice::new(&cfg, 1).unwrap();
-        saturate(&mut dev, Time::from_secs(2), (65_536, 65_536), 7);
-        let s = dev.stats();
-        assert!(s.stall_refused > Time::ZERO, "the governor must have refused stall time");
-        assert!(s.window_min.unwrap() >= Bytes::mb(500), "{s:?}");
-    }
-
-    #[test]
-    fn unstalled_device_runs_at_peak_less_command_overhead() {
-        let mut dev = NvmeDevice::new(&NvmeConfig::default(), 1).unwrap();
-        saturate(&mut dev, Time::from_secs(1), (524_288, 524_288), 7);
-        // 512 KiB at 2400 MB/s = 218.45 µs + 0.5 µs overhead → 2394.5 MB/s.
-        let per_window = dev.stats().window_min.unwrap().0 as f64 / 0.25 / 1e6;
-        assert!((per_window - 2394.5).abs() < 0.5, "{per_window}");
-    }
-
-    fn profile() -> impl Strategy<Value = StallProfile> {
-        prop_oneof![
-            Just(StallProfile::None),
-            (1u64..100, 1u64..100).prop_map(|(every, frac)| StallProfile::Periodic {
-                every: Time::from_ms(every),
-                length: Time::from_ms(every).mul_div(frac, 101),
-            }),
-            (1u64..50_000, 1u64..50_000).prop_map(|(gap, len)| StallProfile::Random {
-                mean_gap: Time::from_us(gap),
-                mean_length: Time::from_us(len),
-            }),
-        ]
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
-        /// SPEC §1: every full 250 ms window with work queued delivers ≥ 500 MB and never
-        /// more than peak × 250 ms, whatever the stalls and IO sizes (≥ guarantee_min_io).
-        #[test]
-        fn every_busy_window_meets_the_guarantee(
-            stalls in profile(),
-            peak_mb in 2000u64..4000,
-            per_io_ns in 0u64..400,
-            min_io_kib in prop_oneof![16u64..64, 16u64..2048],
-            span_kib in prop_oneof![0u64..32, 0u64..4096],
-            seed in any::<u64>(),
-        ) {
-            let cfg = NvmeConfig {
-                peak: Rate::mb_per_sec(peak_mb),
-                per_io: Time::from_ns(per_io_ns),
-                queue_depth: 64,
-                stalls,
-                ..Default::default()
-            };
-            prop_assume!(cfg.validate().is_ok());
-            let mut dev = NvmeDevice::new(&cfg, seed).unwrap();
-            let min_io = min_io_kib * 1024;
-            saturate(&mut dev, Time::from_secs(1), (min_io, min_io + span_kib * 1024), seed);
-            let s = dev.stats();
-            let min = s.window_min.expect("a saturated second has full windows");
-            prop_assert!(min >= Bytes::mb(500), "window_min {} < 500MB ({:?})", min, s);
-            // Integer interpolation of paused transfers may round up by a byte per pause.
-            let max_allowed = cfg.peak.bytes_in(cfg.window).0 + 64;
-            prop_assert!(s.window_max.unwrap().0 <= max_allowed, "window_max {:?}", s.window_max);
-        }
-    }
-}
+mod tests;

@@ -18,6 +18,7 @@ pub const BCPACK_MODE_MAX: u8 = 7;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u16)]
 pub enum SwizzleMode {
+    /// No swizzle: bytes pass through unchanged.
     None = 0,
     /// BC1 blocks regrouped as 2+2+4 byte fields per 64 KiB.
     Bc1Shuffle = 1,
@@ -34,8 +35,11 @@ pub enum SwizzleMode {
 }
 
 impl SwizzleMode {
+    /// The highest mode number sfsim knows.
     pub const MAX: u16 = 6;
 
+    /// The mode a request's raw 16-bit field names, or `None` for a number sfsim does not
+    /// know (the caller reports it rather than guessing).
     pub fn from_raw(raw: u32) -> Option<Self> {
         Some(match raw {
             0 => Self::None,
@@ -55,15 +59,20 @@ impl SwizzleMode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RequestOptions {
+    /// `ZlibDecompress`: inflate the source.
     pub zlib: bool,
+    /// `BcpackMode`: 0 = none, 1..5 = BC1..BC5, 6 = BC6H, 7 = BC7.
     pub bcpack_mode: u32,
+    /// `SwizzleMode`: 0 = none, otherwise a [`SwizzleMode`] number.
     pub swizzle_mode: u32,
 }
 
 impl RequestOptions {
+    /// Whether the BCPack stage runs.
     pub fn bcpack(&self) -> bool {
         self.bcpack_mode != 0
     }
+    /// Whether the swizzle stage runs.
     pub fn swizzle(&self) -> bool {
         self.swizzle_mode != 0
     }
@@ -78,7 +87,11 @@ impl RequestOptions {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Source {
     /// A file on the NVMe device at a byte offset.
-    File { offset: u64 },
+    File {
+        /// Where the stream starts in the file (a multiple of [`STREAM_ALIGNMENT`] when
+        /// compressed).
+        offset: u64,
+    },
     /// Title memory (an in-memory decompression request: no NVMe, no staging).
     Memory,
 }
@@ -86,6 +99,7 @@ pub enum Source {
 /// One DirectStorage request as the title fills it in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Request {
+    /// Where the source bytes are.
     pub source: Source,
     /// Bytes read from the source (the compressed stream, or the data itself).
     pub source_size: Bytes,
@@ -93,6 +107,7 @@ pub struct Request {
     pub intermediate_size: Bytes,
     /// Bytes written to title memory.
     pub destination_size: Bytes,
+    /// The MDU stages to run on the bytes.
     pub options: RequestOptions,
     /// The content is a perfectly compressible page (one repeated value): the MDU writes it
     /// at its fill rate (12 GB/s in total) instead of its normal output rate.
@@ -103,27 +118,86 @@ pub struct Request {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RequestError {
     #[error("request is empty: source {source_size} and destination {destination_size}; both must be > 0")]
-    Empty { source_size: Bytes, destination_size: Bytes },
+    /// A size is zero.
+    Empty {
+        /// The request's source size.
+        source_size: Bytes,
+        /// The request's destination size.
+        destination_size: Bytes,
+    },
     #[error("compressed stream offset {offset} is not {STREAM_ALIGNMENT}-byte aligned (offset % 16 = {})", offset % STREAM_ALIGNMENT)]
-    MisalignedOffset { offset: u64 },
+    /// A compressed stream does not start on a 16-byte boundary.
+    MisalignedOffset {
+        /// The stream's file offset.
+        offset: u64,
+    },
     #[error("request moves {total} B (source {source_size} + destination {destination_size}); the limit is {MAX_REQUEST_BYTES} ({} B)", MAX_REQUEST_BYTES.0)]
-    TooLarge { source_size: Bytes, destination_size: Bytes, total: u64 },
+    /// Source + destination exceed [`MAX_REQUEST_BYTES`].
+    TooLarge {
+        /// The request's source size.
+        source_size: Bytes,
+        /// The request's destination size.
+        destination_size: Bytes,
+        /// Their sum in bytes.
+        total: u64,
+    },
     #[error("compressed size {compressed} is not smaller than uncompressed size {uncompressed}; data that does not shrink must be stored uncompressed")]
-    NotSmaller { compressed: Bytes, uncompressed: Bytes },
+    /// A compressed request does not shrink its data.
+    NotSmaller {
+        /// The source (compressed) size.
+        compressed: Bytes,
+        /// The destination (uncompressed) size.
+        uncompressed: Bytes,
+    },
     #[error("zlib output {inflated} exceeds the MDU limit of {MAX_ZLIB_OUTPUT} per request")]
-    ZlibOutputTooLarge { inflated: Bytes },
+    /// The zlib stage would write more than [`MAX_ZLIB_OUTPUT`].
+    ZlibOutputTooLarge {
+        /// The zlib stage's output size.
+        inflated: Bytes,
+    },
     #[error("IntermediateSize must be set (size after zlib, before BCPack) when both zlib and BCPack apply; it is 0")]
+    /// zlib and BCPack both apply but `IntermediateSize` is 0.
     IntermediateSizeMissing,
     #[error("IntermediateSize is {intermediate} but must be 0 unless both zlib and BCPack apply (zlib={zlib}, BcpackMode={bcpack_mode})")]
-    IntermediateSizeUnexpected { intermediate: Bytes, zlib: bool, bcpack_mode: u32 },
+    /// `IntermediateSize` is set although zlib and BCPack do not both apply.
+    IntermediateSizeUnexpected {
+        /// The `IntermediateSize` given.
+        intermediate: Bytes,
+        /// The request's zlib option.
+        zlib: bool,
+        /// The request's BCPack mode.
+        bcpack_mode: u32,
+    },
     #[error("IntermediateSize {intermediate} must lie strictly between the compressed size {compressed} and the uncompressed size {uncompressed}")]
-    IntermediateSizeOutOfRange { intermediate: Bytes, compressed: Bytes, uncompressed: Bytes },
+    /// `IntermediateSize` is not strictly between the compressed and uncompressed sizes.
+    IntermediateSizeOutOfRange {
+        /// The `IntermediateSize` given.
+        intermediate: Bytes,
+        /// The source (compressed) size.
+        compressed: Bytes,
+        /// The destination (uncompressed) size.
+        uncompressed: Bytes,
+    },
     #[error("BcpackMode {mode} is out of range; expected 0 (none), 1..5 (BC1..BC5), 6 (BC6H) or 7 (BC7)")]
-    BcpackModeOutOfRange { mode: u32 },
+    /// `BcpackMode` is above [`BCPACK_MODE_MAX`].
+    BcpackModeOutOfRange {
+        /// The mode given.
+        mode: u32,
+    },
     #[error("SwizzleMode {mode} is out of range; expected 0 (none) to {}", SwizzleMode::MAX)]
-    SwizzleModeOutOfRange { mode: u32 },
+    /// `SwizzleMode` is not a mode sfsim knows.
+    SwizzleModeOutOfRange {
+        /// The mode given.
+        mode: u32,
+    },
     #[error("an uncompressed request must have equal source and destination sizes (source {source_size}, destination {destination_size})")]
-    SizeMismatch { source_size: Bytes, destination_size: Bytes },
+    /// An uncompressed request whose source and destination sizes differ.
+    SizeMismatch {
+        /// The request's source size.
+        source_size: Bytes,
+        /// The request's destination size.
+        destination_size: Bytes,
+    },
 }
 
 impl Request {
@@ -223,8 +297,12 @@ impl Request {
 /// One IO of a split request and the MDU job it becomes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Piece {
+    /// Its position in the request, from 0.
     pub index: u32,
+    /// Source bytes the IO reads (at most `max_io`).
     pub source_bytes: Bytes,
+    /// Its share of the destination, proportional to its source bytes (the last piece
+    /// takes the rounding remainder).
     pub destination_bytes: Bytes,
 }
 

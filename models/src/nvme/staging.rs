@@ -4,6 +4,7 @@
 
 use crate::units::Bytes;
 
+/// The buffer's capacity and occupancy, in bytes.
 #[derive(Debug, Clone)]
 pub struct StagingBuffer {
     capacity: Bytes,
@@ -12,13 +13,16 @@ pub struct StagingBuffer {
 }
 
 impl StagingBuffer {
+    /// An empty buffer of `capacity` bytes.
     pub fn new(capacity: Bytes) -> Self {
         StagingBuffer { capacity, used: Bytes::ZERO, peak: Bytes::ZERO }
     }
 
+    /// Bytes it may hold now (the latest `SetStagingBuffer` size).
     pub fn capacity(&self) -> Bytes {
         self.capacity
     }
+    /// Bytes reserved by IOs whose data the MDU has not consumed yet.
     pub fn used(&self) -> Bytes {
         self.used
     }
@@ -38,6 +42,8 @@ impl StagingBuffer {
         true
     }
 
+    /// Returns `bytes` reserved by [`try_alloc`](Self::try_alloc) once the MDU consumed
+    /// them; freeing more than is in use is a caller bug and panics.
     pub fn free(&mut self, bytes: Bytes) {
         assert!(bytes <= self.used, "staging free of {bytes} exceeds the {} in use", self.used);
         self.used -= bytes;

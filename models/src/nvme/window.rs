@@ -36,6 +36,7 @@ pub struct WindowTracker {
 }
 
 impl WindowTracker {
+    /// A tracker of windows `window` long, before any busy period.
     pub fn new(window: Time) -> Self {
         WindowTracker {
             window,
@@ -111,9 +112,11 @@ impl WindowTracker {
         self.points.clear();
     }
 
+    /// Least bytes delivered in any full window so far (`None`: no full window yet).
     pub fn min(&self) -> Option<Bytes> {
         self.min.map(Bytes)
     }
+    /// Most bytes delivered in any full window so far.
     pub fn max(&self) -> Option<Bytes> {
         self.max.map(Bytes)
     }

@@ -1,0 +1,94 @@
+//! The IO path's stats: names, units and descriptions are API (scripts and regression
+//! baselines read them), and so is their order in `stats.json`.
+
+use super::IoPath;
+use crate::stats::StatSet;
+use sfsim_models::units::Time;
+
+impl IoPath {
+    /// The throughput stats every workload reports, for a run of `duration`:
+    /// `nvme.throughput`, `nvme.window_min`, `nvme.window_max`, `mdu.input_throughput`,
+    /// `mdu.output_throughput`.
+    pub fn push_throughput_stats(&self, s: &mut StatSet, duration: Time) {
+        let secs = duration.as_secs_f64();
+        let dev = self.device.stats();
+        let window = self.device.window();
+        let (mdu_in, mdu_out) = self.mdu.unit_stats().iter().fold((0u64, 0u64), |a, u| (a.0 + u.input, a.1 + u.output));
+        s.push(
+            "nvme.throughput",
+            Some(dev.bytes as f64 / 1e6 / secs),
+            "MB/s",
+            "NVMe bytes read per second, mean over the run",
+        );
+        s.push(
+            "nvme.window_min",
+            dev.window_min.map(|b| b.as_mb_f64()),
+            "MB",
+            format!("least delivered in any full {window} window while IO was queued (null: no such window)"),
+        );
+        s.push(
+            "nvme.window_max",
+            dev.window_max.map(|b| b.as_mb_f64()),
+            "MB",
+            format!("most delivered in any full {window} window while IO was queued"),
+        );
+        s.push(
+            "mdu.input_throughput",
+            Some(mdu_in as f64 / 1e9 / secs),
+            "GB/s",
+            "bytes read by the MDU per second, mean over the run",
+        );
+        s.push(
+            "mdu.output_throughput",
+            Some(mdu_out as f64 / 1e9 / secs),
+            "GB/s",
+            "bytes the MDU wrote to memory per second, mean over the run",
+        );
+    }
+
+    /// Every stat of the path for a run of `duration` (an IO run reports them all): the
+    /// [throughput stats](Self::push_throughput_stats), then `nvme.ios`, `nvme.busy`,
+    /// `nvme.stall_time`, `nvme.stall_refused`, `mdu.jobs`, `mdu.unit<i>.busy` per unit
+    /// and `staging.peak`.
+    pub fn push_stats(&self, s: &mut StatSet, duration: Time) {
+        let secs = duration.as_secs_f64();
+        let dev = self.device.stats();
+        let units = self.mdu.unit_stats();
+        let jobs: u64 = units.iter().map(|u| u.jobs).sum();
+        self.push_throughput_stats(s, duration);
+        s.push(
+            "nvme.ios",
+            Some(dev.ios as f64),
+            "count",
+            "IOs submitted to the device (requests split at hardware.nvme.max_io)",
+        );
+        s.push(
+            "nvme.busy",
+            Some(dev.busy.as_secs_f64() / secs),
+            "fraction",
+            "share of the run the device had an IO to move",
+        );
+        s.push("nvme.stall_time", Some(dev.stalled.as_ms_f64()), "ms", "stall time the guarantee governor granted");
+        s.push(
+            "nvme.stall_refused",
+            Some(dev.stall_refused.as_ms_f64()),
+            "ms",
+            "stall time the governor refused to keep the guarantee",
+        );
+        s.push("mdu.jobs", Some(jobs as f64), "count", "MDU jobs completed");
+        for (i, u) in units.iter().enumerate() {
+            s.push(
+                &format!("mdu.unit{i}.busy"),
+                Some(u.busy.as_secs_f64() / secs),
+                "fraction",
+                format!("share of the run MDU unit {i} was working"),
+            );
+        }
+        s.push(
+            "staging.peak",
+            Some(self.staging.peak().0 as f64 / (1u64 << 20) as f64),
+            "MiB",
+            "highest staging-buffer occupancy",
+        );
+    }
+}
