@@ -7,7 +7,7 @@
 //!
 //! Run from the repository root: `cargo run --release --example custom_eviction`.
 
-use sfsim::engine::{EvictionPolicy, Policies, TileDb, TileId};
+use sfsim::engine::{EvictionPolicy, TileDb, TileId};
 use sfsim::scenario::{Override, Scenario, Workload};
 use sfsim::stats::StatSet;
 use sfsim::workload::stream;
@@ -55,12 +55,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // The scenario's own policies (its selectors: Timeout after 2 s) …
     let own = stream::run(&scenario, cfg, &mut |_, _| {}, &mut |_, _| {})?;
-    // … and the same run with the custom eviction policy, the other two policies unchanged.
-    let policies = Policies {
-        eviction: Box::new(ResidencyBudget { max_resident: 256, evicted: 0 }),
-        ..Policies::from_config(&cfg.engine)
-    };
-    let capped = stream::run_with_policies(&scenario, cfg, policies, &mut |_, _| {}, &mut |_, _| {})?;
+    // … and the same run with the custom eviction policy; every other component unchanged.
+    let mut components = stream::Components::from_scenario(&scenario, cfg)?;
+    components.policies.eviction = Box::new(ResidencyBudget { max_resident: 256, evicted: 0 });
+    let capped = stream::run_with(&scenario, cfg, components, &mut |_, _| {}, &mut |_, _| {})?;
 
     let stat = |s: &StatSet, name: &str| s.get(name).unwrap_or(f64::NAN);
     for (label, run) in [("Timeout(2s)", &own), ("ResidencyBudget(256)", &capped)] {

@@ -53,13 +53,14 @@
 //!
 //! ## Add an eviction policy
 //! A policy is a type implementing [`engine::EvictionPolicy`] (likewise
-//! [`engine::LoadOrder`], [`engine::FeedbackPolicy`]). Outside the crate, pass it to
-//! [`workload::stream::run_with_policies`]; inside, add one file under
+//! [`engine::LoadOrder`], [`engine::FeedbackPolicy`]). Outside the crate, put it in the
+//! run's [`workload::stream::Components`] and call [`workload::stream::run_with`]; inside,
+//! add one file under
 //! `sim/engine/eviction/`, one [`engine::EvictionKind`] variant and one arm in its
 //! `build` — the engine does not change. `examples/custom_eviction.rs` runs one on the
 //! quickstart.
 //! ```
-//! use sfsim::engine::{EvictionPolicy, Policies, TileDb, TileId};
+//! use sfsim::engine::{EvictionPolicy, TileDb, TileId};
 //! use sfsim::models::units::Time;
 //! use sfsim::scenario::{Scenario, Workload};
 //! use sfsim::workload::stream;
@@ -88,13 +89,61 @@
 //! )))"#;
 //! let scenario = Scenario::from_text(text, "doc.ron".as_ref(), &[]).unwrap();
 //! let Workload::Stream(cfg) = &scenario.workload else { unreachable!() };
-//! let policies = Policies { eviction: Box::new(Impatient), ..Policies::from_config(&cfg.engine) };
-//! let run = stream::run_with_policies(&scenario, cfg, policies, &mut |_, _| {}, &mut |_, _| {}).unwrap();
+//! let mut components = stream::Components::from_scenario(&scenario, cfg).unwrap();
+//! components.policies.eviction = Box::new(Impatient);
+//! let run = stream::run_with(&scenario, cfg, components, &mut |_, _| {}, &mut |_, _| {}).unwrap();
 //! assert!(run.stats.get("engine.evictions").unwrap() > 0.0);
 //! ```
 //!
 //! ## Add a drive model
-//! DRIVE_MODEL_SECTION
+//! A drive is a type implementing [`models::nvme::NvmeModel`], self-timed like every
+//! timing model: `submit` IOs, say when the next thing happens (`next_event`), `advance`
+//! to a time and report the IOs that finished; an MDU implements [`models::mdu::MduModel`]
+//! the same way. [`iopath::IoPath::with_models`] builds an IO path around any pair (its
+//! documentation has a complete fixed-rate drive); hand it to a run with
+//! [`workload::io::run_with`] or in a streaming run's `Components`. sfsim's own models
+//! are built from the scenario's `hardware` section by `nvme::build_model` and
+//! `mdu::build_model`: a new built-in model is one file beside them and one arm there.
+//! Here, a drive that wraps sfsim's and allows one IO at a time:
+//! ```
+//! use sfsim::iopath::IoPath;
+//! use sfsim::models::nvme::{self, DeviceStats, IoDone, NvmeModel, Transfer};
+//! use sfsim::models::{mdu, units::{Bytes, Time}};
+//! use sfsim::scenario::{Scenario, Workload};
+//!
+//! struct OneAtATime { inner: Box<dyn NvmeModel>, outstanding: usize }
+//!
+//! impl NvmeModel for OneAtATime {
+//!     fn can_accept(&self) -> bool { self.outstanding == 0 && self.inner.can_accept() }
+//!     fn submit(&mut self, now: Time, id: u64, bytes: Bytes) {
+//!         self.outstanding += 1;
+//!         self.inner.submit(now, id, bytes);
+//!     }
+//!     fn advance(&mut self, until: Time, done: &mut Vec<IoDone>) {
+//!         let before = done.len();
+//!         self.inner.advance(until, done);
+//!         self.outstanding -= done.len() - before;
+//!     }
+//!     fn set_backlog(&mut self, now: Time, waiting: bool) { self.inner.set_backlog(now, waiting) }
+//!     fn next_event(&self) -> Option<Time> { self.inner.next_event() }
+//!     fn finish(&mut self, end: Time) { self.inner.finish(end) }
+//!     fn stats(&self) -> DeviceStats { self.inner.stats() }
+//!     fn window(&self) -> Time { self.inner.window() }
+//!     fn drain_transfers(&mut self) -> std::vec::Drain<'_, Transfer> { self.inner.drain_transfers() }
+//! }
+//!
+//! let text = r#"Scenario(name: "doc", duration: "500ms", workload: Io((in_flight: "64MiB")))"#;
+//! let scenario = Scenario::from_text(text, "doc.ron".as_ref(), &[]).unwrap();
+//! let Workload::Io(cfg) = &scenario.workload else { unreachable!() };
+//! let hw = &scenario.hardware;
+//! let drive = OneAtATime { inner: nvme::build_model(&hw.nvme, scenario.seed).unwrap(), outstanding: 0 };
+//! let path = IoPath::with_models(Box::new(drive), mdu::build_model(&hw.mdu).unwrap(), hw.staging, hw.nvme.max_io)
+//!     .unwrap();
+//! let run = sfsim::workload::io::run_with(&scenario, cfg, path, &mut |_, _| {}).unwrap();
+//! // 64 KiB IOs one at a time pay the access latency each: far below the 2000 MB/s guarantee.
+//! let mb_s = run.stats.get("nvme.throughput").unwrap();
+//! assert!(mb_s > 100.0 && mb_s < 1000.0, "{mb_s}");
+//! ```
 //!
 //! ## Add a stat
 //! Stats belong to the component that measures them: add a `s.push(name, value, unit,

@@ -270,8 +270,18 @@ const FINE_BIN: Time = Time::from_ms(10);
 /// Runs the IO workload for the scenario's duration. `progress(now, end)` is called now and
 /// then so a caller can show progress; it never affects results.
 pub fn run(scenario: &Scenario, cfg: &IoWorkload, progress: &mut dyn FnMut(Time, Time)) -> Result<IoOutcome, RunError> {
+    run_with(scenario, cfg, IoPath::new(&scenario.hardware, scenario.seed)?, progress)
+}
+
+/// [`run`] on an IO path the caller built (e.g. with its own drive or MDU model through
+/// [`IoPath::with_models`]); the scenario's `hardware` section is not used.
+pub fn run_with(
+    scenario: &Scenario,
+    cfg: &IoWorkload,
+    mut path: IoPath,
+    progress: &mut dyn FnMut(Time, Time),
+) -> Result<IoOutcome, RunError> {
     let end = scenario.duration;
-    let mut path = IoPath::new(&scenario.hardware, scenario.seed)?;
     let mut maker = RequestMaker { cfg, rng: ChaCha8Rng::seed_from_u64(scenario.seed ^ 0x5f5f_696f), next_offset: 0 };
     let mut pending = maker.make();
     let mut kernel = Kernel::new();

@@ -173,34 +173,54 @@ enum Event {
     Wake,
 }
 
-/// Runs the engine for the scenario's duration with the policies its selectors name.
-/// `check` is called after every frame with the engine and renderer (tests verify
-/// invariants there).
+/// The swappable components of a streaming run: the engine's policies and the IO path
+/// (drive and MDU models). [`Components::from_scenario`] builds the ones the scenario
+/// names; replace any field with your own before [`run_with`].
+pub struct Components {
+    /// Eviction, load order and feedback policies.
+    pub policies: Policies,
+    /// DirectStorage queue, staging buffer, drive and MDU.
+    pub io: IoPath,
+}
+
+impl Components {
+    /// The policies the scenario's selectors name and the IO path of its `hardware`.
+    pub fn from_scenario(scenario: &Scenario, cfg: &StreamWorkload) -> Result<Components, StreamError> {
+        Ok(Components {
+            policies: Policies::from_config(&cfg.engine),
+            io: IoPath::new(&scenario.hardware, scenario.seed)?,
+        })
+    }
+}
+
+/// Runs the engine for the scenario's duration with the components it names. `check` is
+/// called after every frame with the engine and renderer (tests verify invariants there).
 pub fn run(
     scenario: &Scenario,
     cfg: &StreamWorkload,
     progress: &mut dyn FnMut(Time, Time),
     check: &mut dyn FnMut(&Engine, &FeedbackRenderer),
 ) -> Result<StreamOutcome, StreamError> {
-    run_with_policies(scenario, cfg, Policies::from_config(&cfg.engine), progress, check)
+    run_with(scenario, cfg, Components::from_scenario(scenario, cfg)?, progress, check)
 }
 
-/// [`run`] with the engine's policies supplied by the caller (e.g. a policy written
-/// outside the crate); the scenario's policy selectors are not used.
-pub fn run_with_policies(
+/// [`run`] with components supplied by the caller (e.g. a policy or drive model written
+/// outside the crate); the scenario's selectors and `hardware` are used only through
+/// whatever [`Components::from_scenario`] built.
+pub fn run_with(
     scenario: &Scenario,
     cfg: &StreamWorkload,
-    policies: Policies,
+    components: Components,
     progress: &mut dyn FnMut(Time, Time),
     check: &mut dyn FnMut(&Engine, &FeedbackRenderer),
 ) -> Result<StreamOutcome, StreamError> {
+    let Components { policies, mut io } = components;
     let scene = Scene::build(&cfg.scene).map_err(|e| e.within("workload.scene"))?;
     let render = cfg.as_render();
     let path = cfg.camera.open(&scenario.base_dir, f64::from(cfg.frame_rate)).map_err(RenderError::from)?;
     let mut renderer =
         FeedbackRenderer::new(&scene, &cfg.effective_render(&policies)).map_err(|e| e.within("workload.render"))?;
     renderer.set_feedback_textures(|t| policies.feedback.has_feedback_map(t));
-    let mut io = IoPath::new(&scenario.hardware, scenario.seed)?;
     let (content, mut verifier): (Box<dyn ContentModel>, Option<Verifier>) = match &cfg.content {
         ContentConfig::Synthetic(s) => (Box::new(*s), None),
         ContentConfig::Packed(p) => {
