@@ -1,6 +1,6 @@
-use crate::output::write_run;
-use crate::run::{run, RunOptions};
-use crate::scenario::{Override, Scenario};
+use sfsim::output::write_run;
+use sfsim::run::{run, RunOptions};
+use sfsim::scenario::{Override, Scenario};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use sfsim_models::units::Time;

@@ -1,7 +1,7 @@
-use crate::report::{write_plot, LinePlot, Plot, Series};
-use crate::run::{run, RunOptions};
-use crate::scenario::{Override, Scenario};
-use crate::stats::StatSet;
+use sfsim::report::{write_plot, LinePlot, Plot, Series};
+use sfsim::run::{run, RunOptions};
+use sfsim::scenario::{Override, Scenario};
+use sfsim::stats::StatSet;
 use anyhow::{bail, Context};
 use sfsim_models::units::{Bytes, Rate, Time};
 use std::fmt::Write as _;
