@@ -1,8 +1,8 @@
+use anyhow::{bail, Context};
 use sfsim::output::picture::{write_maps, write_views};
 use sfsim::scenario::{Override, Scenario, Workload};
 use sfsim::scene::{FeedbackConfig, FeedbackRenderer, RenderConfig, Scene};
 use sfsim::workload::render::ray_camera;
-use anyhow::{bail, Context};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]

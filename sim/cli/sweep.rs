@@ -1,8 +1,8 @@
+use anyhow::{bail, Context};
 use sfsim::report::{write_plot, LinePlot, Plot, Series};
 use sfsim::run::{run, RunOptions};
 use sfsim::scenario::{Override, Scenario};
 use sfsim::stats::StatSet;
-use anyhow::{bail, Context};
 use sfsim_models::units::{Bytes, Rate, Time};
 use std::fmt::Write as _;
 use std::path::PathBuf;
