@@ -28,7 +28,8 @@ pub enum BcpackError {
         /// The most blocks one stream can hold.
         max: u64,
     },
-    /// The neighbour-prediction row width is 0 or too large for the header field.
+    /// The neighbour-prediction row width (given to the encoder or read from a header) is 0
+    /// or above [`MAX_ROW_BLOCKS`].
     #[error("row width of {row_blocks} blocks is out of range; expected 1..={MAX_ROW_BLOCKS}")]
     BadRowWidth {
         /// The row width given, blocks.
@@ -77,7 +78,7 @@ pub enum BcpackError {
         block_bytes: usize,
         /// `blocks × block_bytes`.
         declared: u64,
-        /// Bytes the caller expects (the request's output size).
+        /// Bytes the caller expects (the output buffer's length).
         expected: usize,
     },
     /// The stream table's lengths do not add up to the bytes after the header.
