@@ -175,7 +175,6 @@
 //! - The hardware models live in the `sfsim-models` crate, re-exported as [`models`].
 
 pub mod camera;
-pub mod cli;
 pub mod content;
 #[warn(missing_docs)]
 pub mod engine;
@@ -187,14 +186,11 @@ pub mod kernel;
 #[allow(dead_code)]
 pub(crate) mod kernel;
 pub mod output;
-pub mod picture;
 pub mod report;
 pub mod run;
 pub mod scenario;
 pub mod scene;
 pub mod stats;
-pub mod trace;
-pub mod vcd;
 pub mod workload;
 
 pub use sfsim_models as models;

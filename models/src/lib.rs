@@ -15,8 +15,11 @@
 //! - [`codec`]: the MDU's functional stages (zlib, BCPack stand-in, swizzle) and BC formats.
 //! - [`gpu`]: 5.3 LOD values, sampler feedback maps, MinMip maps and filter, the sampler.
 
+#[warn(missing_docs)]
 pub mod codec;
+#[warn(missing_docs)]
 pub mod config;
+#[warn(missing_docs)]
 pub mod gpu;
 #[warn(missing_docs)]
 pub mod hardware;
@@ -24,7 +27,9 @@ pub mod hardware;
 pub mod mdu;
 #[warn(missing_docs)]
 pub mod nvme;
+#[warn(missing_docs)]
 pub mod texture;
+#[warn(missing_docs)]
 pub mod units;
 
 pub use config::ConfigError;

@@ -17,16 +17,60 @@ pub const PS_PER_S: u64 = 1_000_000_000_000;
 /// Why a quantity string could not be parsed. The message names the accepted units.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum UnitError {
+    /// A bare number (`"250"`): units are never guessed, since MB and MiB differ.
     #[error("{kind} {text:?} has no unit; write it with one of {units}")]
-    MissingUnit { kind: &'static str, text: String, units: &'static str },
+    MissingUnit {
+        /// What was being parsed: `"duration"`, `"size"` or `"rate"`.
+        kind: &'static str,
+        /// The text as given.
+        text: String,
+        /// The accepted units, comma-separated, for the message.
+        units: &'static str,
+    },
+    /// A number followed by a unit this kind does not have (`"5kg"`, or `"64KiB"` as a rate).
     #[error("{kind} {text:?} has unknown unit {unit:?}; expected one of {units}")]
-    UnknownUnit { kind: &'static str, text: String, unit: String, units: &'static str },
+    UnknownUnit {
+        /// What was being parsed: `"duration"`, `"size"` or `"rate"`.
+        kind: &'static str,
+        /// The text as given.
+        text: String,
+        /// The unit as written.
+        unit: String,
+        /// The accepted units, comma-separated, for the message.
+        units: &'static str,
+    },
+    /// The text does not start with a plain decimal number (digits, at most one `.`, `_`
+    /// separators; no sign, no exponent).
     #[error("{kind} {text:?} is not a number followed by a unit (e.g. {example})")]
-    BadNumber { kind: &'static str, text: String, example: &'static str },
+    BadNumber {
+        /// What was being parsed: `"duration"`, `"size"` or `"rate"`.
+        kind: &'static str,
+        /// The text as given.
+        text: String,
+        /// A valid example of this kind, for the message.
+        example: &'static str,
+    },
+    /// A fraction that does not land on the base unit (`"0.5ps"`, `"1.5B"`): values are
+    /// exact integers, so nothing is rounded.
     #[error("{kind} {text:?} is not a whole number of {base}")]
-    NotWhole { kind: &'static str, text: String, base: &'static str },
+    NotWhole {
+        /// What was being parsed: `"duration"`, `"size"` or `"rate"`.
+        kind: &'static str,
+        /// The text as given.
+        text: String,
+        /// The base unit, plural: `"picoseconds"`, `"bytes"`, `"bytes per second"`.
+        base: &'static str,
+    },
+    /// The value does not fit the 64-bit base-unit count.
     #[error("{kind} {text:?} is too large (maximum {max})")]
-    Overflow { kind: &'static str, text: String, max: String },
+    Overflow {
+        /// What was being parsed: `"duration"`, `"size"` or `"rate"`.
+        kind: &'static str,
+        /// The text as given.
+        text: String,
+        /// The largest count of base units (`u64::MAX`), as text.
+        max: String,
+    },
 }
 
 const TIME_UNITS: &[(&str, u64)] = &[
@@ -134,24 +178,32 @@ fn format_exact(value: u64, scale: u64, max_decimals: u32) -> Option<String> {
 pub struct Time(pub u64);
 
 impl Time {
+    /// Time zero: the start of a run, or an empty duration.
     pub const ZERO: Time = Time(0);
+    /// The largest time (about 213 days): "never", e.g. when a zero rate would finish.
     pub const MAX: Time = Time(u64::MAX);
 
+    /// `ps` picoseconds.
     pub const fn from_ps(ps: u64) -> Self {
         Time(ps)
     }
+    /// `ns` nanoseconds (the product must fit in `u64`).
     pub const fn from_ns(ns: u64) -> Self {
         Time(ns * 1_000)
     }
+    /// `us` microseconds (the product must fit in `u64`).
     pub const fn from_us(us: u64) -> Self {
         Time(us * 1_000_000)
     }
+    /// `ms` milliseconds (the product must fit in `u64`).
     pub const fn from_ms(ms: u64) -> Self {
         Time(ms * 1_000_000_000)
     }
+    /// `s` seconds (the product must fit in `u64`, i.e. `s` ≤ 18 446 744).
     pub const fn from_secs(s: u64) -> Self {
         Time(s * PS_PER_S)
     }
+    /// The count of picoseconds.
     pub const fn as_ps(self) -> u64 {
         self.0
     }
@@ -163,9 +215,11 @@ impl Time {
     pub fn as_ms_f64(self) -> f64 {
         self.0 as f64 / 1e9
     }
+    /// `self - other`, or zero if `other` is later.
     pub fn saturating_sub(self, other: Time) -> Time {
         Time(self.0.saturating_sub(other.0))
     }
+    /// `self + other`, or `None` past [`Time::MAX`].
     pub fn checked_add(self, other: Time) -> Option<Time> {
         self.0.checked_add(other.0).map(Time)
     }
@@ -173,6 +227,8 @@ impl Time {
     pub fn mul_div(self, num: u64, den: u64) -> Time {
         Time((u128::from(self.0) * u128::from(num) / u128::from(den)) as u64)
     }
+    /// Parses a duration with a unit: `"250ms"`, `"16.7ms"`, `"1.5us"`; units ps, ns, us
+    /// (or µs), ms, s, min. The value must be a whole number of picoseconds.
     pub fn parse(text: &str) -> Result<Self, UnitError> {
         parse_scaled(text, "duration", TIME_UNITS, "", TIME_UNIT_NAMES, "\"250ms\"", "picoseconds").map(Time)
     }
@@ -222,22 +278,29 @@ impl SubAssign for Time {
 pub struct Bytes(pub u64);
 
 impl Bytes {
+    /// No bytes.
     pub const ZERO: Bytes = Bytes(0);
+    /// `n` bytes.
     pub const fn new(n: u64) -> Self {
         Bytes(n)
     }
+    /// `n` KiB (`n` × 2^10 bytes).
     pub const fn kib(n: u64) -> Self {
         Bytes(n << 10)
     }
+    /// `n` MiB (`n` × 2^20 bytes).
     pub const fn mib(n: u64) -> Self {
         Bytes(n << 20)
     }
+    /// `n` GiB (`n` × 2^30 bytes).
     pub const fn gib(n: u64) -> Self {
         Bytes(n << 30)
     }
+    /// `n` MB (`n` × 10^6 bytes; not MiB).
     pub const fn mb(n: u64) -> Self {
         Bytes(n * 1_000_000)
     }
+    /// The count of bytes.
     pub const fn get(self) -> u64 {
         self.0
     }
@@ -245,9 +308,13 @@ impl Bytes {
     pub fn as_mb_f64(self) -> f64 {
         self.0 as f64 / 1e6
     }
+    /// `self - other`, or zero if `other` is larger.
     pub fn saturating_sub(self, other: Bytes) -> Bytes {
         Bytes(self.0.saturating_sub(other.0))
     }
+    /// Parses a size with a unit: `"64KiB"`, `"32MiB"`, `"1.5MB"`, `"4096B"`. SI (KB, MB,
+    /// GB, TB = powers of 10) and binary (KiB, MiB, GiB, TiB) units are distinct; the value
+    /// must be a whole number of bytes.
     pub fn parse(text: &str) -> Result<Self, UnitError> {
         parse_scaled(text, "size", BYTE_UNITS, "", BYTE_UNIT_NAMES, "\"64KiB\"", "bytes").map(Bytes)
     }
@@ -304,12 +371,15 @@ impl SubAssign for Bytes {
 pub struct Rate(pub u64);
 
 impl Rate {
+    /// `n` bytes per second.
     pub const fn bytes_per_sec(n: u64) -> Self {
         Rate(n)
     }
+    /// `n` MB/s (`n` × 10^6 bytes per second, as hardware rates are quoted).
     pub const fn mb_per_sec(n: u64) -> Self {
         Rate(n * 1_000_000)
     }
+    /// The rate in bytes per second.
     pub const fn get(self) -> u64 {
         self.0
     }
@@ -330,6 +400,8 @@ impl Rate {
     pub fn as_mb_per_sec_f64(self) -> f64 {
         self.0 as f64 / 1e6
     }
+    /// Parses a rate: a size unit followed by `/s`, e.g. `"2000MB/s"`, `"1.6GB/s"`,
+    /// `"512KiB/s"`. The value must be a whole number of bytes per second.
     pub fn parse(text: &str) -> Result<Self, UnitError> {
         parse_scaled(text, "rate", BYTE_UNITS, "/s", RATE_UNIT_NAMES, "\"2000MB/s\"", "bytes per second").map(Rate)
     }

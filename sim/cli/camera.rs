@@ -1,12 +1,12 @@
 //! `sfsim camera record` and `sfsim camera show`: sample any camera path at frame times,
 //! save it as a per-frame CSV (which replays identically) or TUM file, or print it.
 
-use crate::camera::csv::{write_csv_header, write_csv_row};
-use crate::camera::record::{frames_to_cover, record};
-use crate::camera::source::open_file;
-use crate::camera::tum::{to_tum, TumSample};
-use crate::camera::{CameraError, CameraPath, SourceKind};
 use anyhow::Context;
+use sfsim::camera::csv::{write_csv_header, write_csv_row};
+use sfsim::camera::record::{frames_to_cover, record};
+use sfsim::camera::source::open_file;
+use sfsim::camera::tum::{to_tum, TumSample};
+use sfsim::camera::{CameraError, CameraPath, SourceKind};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 

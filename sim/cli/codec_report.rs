@@ -1,7 +1,7 @@
 //! `sfsim codec-report`: the codec table on real textures (see `content::codec_report`).
 
-use crate::content::codec_report::{markdown, measure, standard_variants, stream_size_curve, texture_files, tiles_of};
 use anyhow::Context;
+use sfsim::content::codec_report::{markdown, measure, standard_variants, stream_size_curve, texture_files, tiles_of};
 use sfsim_models::codec::bc::Bc7Quality;
 use std::path::PathBuf;
 

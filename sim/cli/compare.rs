@@ -1,7 +1,7 @@
 //! `sfsim compare A B`: how far two textures are apart (PSNR / RMSE per channel and overall),
 //! each a container, a DDS or an image — packed vs original, RDO vs plain.
 
-use crate::content::pack::{compare, compare_channels, ChannelError, TextureFile};
+use sfsim::content::pack::{compare, compare_channels, ChannelError, TextureFile};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]

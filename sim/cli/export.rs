@@ -2,9 +2,9 @@
 //! the BC decoder gives them), or every mip as a DDS whose blocks are the container's as
 //! stored — a file DirectXTex, GPU drivers and image viewers read.
 
-use crate::content::mipgen::{ColorSpace, Image};
-use crate::content::pack::{export_dds, TextureFile};
 use anyhow::{bail, Context};
+use sfsim::content::mipgen::{ColorSpace, Image};
+use sfsim::content::pack::{export_dds, TextureFile};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]

@@ -1,8 +1,8 @@
-use crate::picture::{write_maps, write_views};
-use crate::scenario::{Override, Scenario, Workload};
-use crate::scene::{FeedbackConfig, FeedbackRenderer, RenderConfig, Scene};
-use crate::workload::render::ray_camera;
 use anyhow::{bail, Context};
+use sfsim::output::picture::{write_maps, write_views};
+use sfsim::scenario::{Override, Scenario, Workload};
+use sfsim::scene::{FeedbackConfig, FeedbackRenderer, RenderConfig, Scene};
+use sfsim::workload::render::ray_camera;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]

@@ -1,10 +1,10 @@
 //! `sfsim pack`: an image or a BC-encoded DDS to a packed-texture container (see
 //! `content::pack`), XBTC-style.
 
-use crate::content::mipgen::ColorSpace;
-use crate::content::pack::{load_input, pack, pack_dds, Input, PackOptions};
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
+use sfsim::content::mipgen::ColorSpace;
+use sfsim::content::pack::{load_input, pack, pack_dds, Input, PackOptions};
 use sfsim_models::codec::bc::{Bc7Modes, Bc7Quality, EncodeSettings, RdoSettings};
 use sfsim_models::codec::zlib::Encoder;
 use sfsim_models::texture::{BcFormat, PackRegions, TextureDesc, TileMode};

@@ -1,8 +1,8 @@
-use crate::output::write_run;
-use crate::run::{run, RunOptions};
-use crate::scenario::{Override, Scenario};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
+use sfsim::output::write_run;
+use sfsim::run::{run, RunOptions};
+use sfsim::scenario::{Override, Scenario};
 use sfsim_models::units::Time;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

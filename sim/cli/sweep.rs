@@ -1,8 +1,8 @@
-use crate::report::{write_plot, LinePlot, Plot, Series};
-use crate::run::{run, RunOptions};
-use crate::scenario::{Override, Scenario};
-use crate::stats::StatSet;
 use anyhow::{bail, Context};
+use sfsim::report::{write_plot, LinePlot, Plot, Series};
+use sfsim::run::{run, RunOptions};
+use sfsim::scenario::{Override, Scenario};
+use sfsim::stats::StatSet;
 use sfsim_models::units::{Bytes, Rate, Time};
 use std::fmt::Write as _;
 use std::path::PathBuf;

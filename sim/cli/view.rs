@@ -1,8 +1,8 @@
 //! `sfsim view`: a PNG to look at of one mip of a container or DDS, decoded through the
 //! functional MDU and the BC decoder. Single-channel BC4 is shown grey.
 
-use crate::content::mipgen::ColorSpace;
-use crate::content::pack::TextureFile;
+use sfsim::content::mipgen::ColorSpace;
+use sfsim::content::pack::TextureFile;
 use sfsim_models::texture::BcFormat;
 use std::path::PathBuf;
 

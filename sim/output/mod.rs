@@ -1,5 +1,7 @@
 //! Writes a run's outputs into its folder: resolved.ron, stats.json, windows.csv,
-//! throughput.csv, plots (PNG + SVG) and index.html.
+//! throughput.csv, plots (PNG + SVG) and index.html; and the writers of the other output
+//! formats: [`trace`] (Perfetto trace-event JSON), [`vcd`] (waveforms) and [`picture`]
+//! (PNG debug views of one frame).
 
 use crate::report::{CdfPlot, HLine, LinePlot, Plot, Report, Series, StatRow};
 use crate::run::Outcome;
@@ -39,8 +41,11 @@ pub fn write_run(
     }
 }
 
+pub mod picture;
 mod stream;
+pub mod trace;
 mod trace_files;
+pub mod vcd;
 
 pub use stream::frame_columns;
 

@@ -2,8 +2,8 @@
 //! SIMULATED time: open trace.json in ui.perfetto.dev, signals.vcd in GTKWave or Surfer.
 
 use super::OutputError;
-use crate::trace::Trace;
-use crate::vcd::Vcd;
+use crate::output::trace::Trace;
+use crate::output::vcd::Vcd;
 use crate::workload::stream::StreamOutcome;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -67,7 +67,7 @@ pub(super) fn stream_trace(o: &StreamOutcome) -> Trace {
     t
 }
 
-pub(super) fn stream_vcd(o: &StreamOutcome) -> Result<Vcd, crate::vcd::VcdError> {
+pub(super) fn stream_vcd(o: &StreamOutcome) -> Result<Vcd, crate::output::vcd::VcdError> {
     let mut v = Vcd::new(1_000); // 1 ns ticks keep the file small
     let in_flight = v.signal("engine", "tiles_in_flight", 32)?;
     let pool = v.signal("engine", "pool_used", 32)?;

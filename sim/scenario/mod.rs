@@ -24,7 +24,7 @@ pub use sfsim_models::Hardware;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
-    /// Names the output folder (reports/out/<name>/).
+    /// Names the output folder (`reports/out/<name>/`).
     pub name: String,
     #[serde(default)]
     pub description: String,

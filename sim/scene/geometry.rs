@@ -50,7 +50,7 @@ pub struct SurfaceHit {
     pub t: f64,
     pub position: DVec3,
     pub normal: DVec3,
-    /// Texture coordinates (may exceed [0,1] where the texture repeats).
+    /// Texture coordinates (may exceed \[0, 1\] where the texture repeats).
     pub uv: (f64, f64),
     pub dpdu: DVec3,
     pub dpdv: DVec3,

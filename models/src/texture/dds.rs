@@ -69,6 +69,7 @@ const fn fourcc(code: &[u8; 4]) -> u32 {
 /// One 2D BC texture as a DDS file carries it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DdsImage {
+    /// The block-compression format of every mip.
     pub format: BcFormat,
     /// Mip 0 width, texels.
     pub width: u32,
@@ -87,39 +88,100 @@ pub struct DdsImage {
 pub enum DdsError {
     /// The file ends before `what`.
     #[error("DDS file is {found} B; expected at least {expected} B to hold {what}")]
-    Truncated { what: String, expected: u64, found: u64 },
+    Truncated {
+        /// The part that does not fit, e.g. `"the magic and the 124-byte DDS_HEADER"`.
+        what: String,
+        /// Bytes the file needs to hold `what`.
+        expected: u64,
+        /// The file's length, bytes.
+        found: u64,
+    },
 
     /// A header field has a value no valid file has.
     #[error("DDS {field} is {found:#x}; expected {expected}")]
-    Field { field: &'static str, found: u32, expected: &'static str },
+    Field {
+        /// The header field's name in the DDS documentation, e.g. `"dwSize"`.
+        field: &'static str,
+        /// The value read.
+        found: u32,
+        /// The value(s) a valid file has, as text.
+        expected: &'static str,
+    },
 
     /// A valid DDS feature sfsim does not handle.
     #[error("DDS {what} is not supported; expected {expected}")]
-    Unsupported { what: String, expected: &'static str },
+    Unsupported {
+        /// The feature found, with the field that says so (e.g. a cube map, a DXGI format).
+        what: String,
+        /// What sfsim handles instead.
+        expected: &'static str,
+    },
 
     /// Mip 0 width or height is 0 or above [`MAX_DIMENSION`].
     #[error("DDS {axis} {value} is out of range; expected 1..={max} texels")]
-    Dimension { axis: &'static str, value: u32, max: u32 },
+    Dimension {
+        /// `"width"` or `"height"`.
+        axis: &'static str,
+        /// The dimension in the header (or image), texels.
+        value: u32,
+        /// The largest dimension accepted, texels.
+        max: u32,
+    },
 
     /// More mips than the chain down to 1x1 has (or none, when writing).
     #[error("DDS mip count {value} is out of range; expected 1..={max} for a {width}x{height} texture")]
-    MipCount { value: u32, max: u32, width: u32, height: u32 },
+    MipCount {
+        /// The mip count in the header (or image).
+        value: u32,
+        /// The full chain's length down to 1x1 for this size.
+        max: u32,
+        /// Mip 0's width, texels.
+        width: u32,
+        /// Mip 0's height, texels.
+        height: u32,
+    },
 
     /// Bytes after the last mip: the header describes less data than the file holds.
     #[error("DDS file is {found} B; expected exactly {expected} B (header + mips)")]
-    TrailingBytes { expected: u64, found: u64 },
+    TrailingBytes {
+        /// Bytes of the header plus every mip it describes.
+        expected: u64,
+        /// The file's length, bytes.
+        found: u64,
+    },
 
     /// Writing: `mip_count` and `mips` disagree.
     #[error("mip_count is {mip_count}; expected it to equal the {found} mips given")]
-    MipList { mip_count: u32, found: usize },
+    MipList {
+        /// The image's `mip_count`.
+        mip_count: u32,
+        /// The number of mips in the image's `mips`.
+        found: usize,
+    },
 
     /// Writing: one mip's bytes do not fit its size.
     #[error("mip {level} ({width}x{height} {format:?}) is {found} B; expected {expected} B")]
-    MipLength { level: u32, width: u32, height: u32, format: BcFormat, expected: u64, found: u64 },
+    MipLength {
+        /// The mip level (0 = finest).
+        level: u32,
+        /// The mip's width, texels.
+        width: u32,
+        /// The mip's height, texels.
+        height: u32,
+        /// The image's format.
+        format: BcFormat,
+        /// Bytes of the mip's blocks: `format.surface_bytes(width, height)`.
+        expected: u64,
+        /// Bytes given for the mip.
+        found: u64,
+    },
 
     /// Writing: the format has no sRGB DXGI variant.
     #[error("{format:?} has no sRGB DXGI format; expected srgb = false (sRGB exists for BC1, BC2, BC3 and BC7)")]
-    NoSrgb { format: BcFormat },
+    NoSrgb {
+        /// The image's format (BC4, BC5 or BC6H).
+        format: BcFormat,
+    },
 }
 
 impl DdsImage {

@@ -59,6 +59,7 @@ pub enum TileMode {
 }
 
 impl TileMode {
+    /// Every mode, in code order.
     pub const ALL: [TileMode; 3] = [TileMode::Sfs, TileMode::Tile64k, TileMode::Mip];
 
     /// The command-line and file name: `sfs`, `tile64k` or `mip`.
@@ -75,6 +76,7 @@ impl TileMode {
         self as u8
     }
 
+    /// The mode with container code `code`, or `None` for an unknown code.
     pub fn from_code(code: u8) -> Option<TileMode> {
         TileMode::ALL.get(usize::from(code)).copied()
     }
@@ -104,13 +106,26 @@ impl FromStr for TileMode {
 /// Why regions could not be laid out.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RegionError {
+    /// A tile-mode name (as written) that is not `sfs`, `tile64k` or `mip`.
     #[error("tile mode `{0}` is unknown; expected sfs, tile64k or mip")]
     UnknownTileMode(String),
+    /// `--mipstreams` asks for more streamable mips than the texture has standard mips.
     #[error(
         "mip streams {value} is out of range; expected 0..={max} for a {width}x{height} {format:?} texture \
          ({max} standard mips; the packed tail from mip {max} down cannot stream separately)"
     )]
-    MipStreamsOutOfRange { value: u32, max: u32, width: u32, height: u32, format: BcFormat },
+    MipStreamsOutOfRange {
+        /// The mip-stream count asked for.
+        value: u32,
+        /// The texture's number of standard mips (its first packed mip).
+        max: u32,
+        /// Mip 0's width, texels.
+        width: u32,
+        /// Mip 0's height, texels.
+        height: u32,
+        /// The texture's format.
+        format: BcFormat,
+    },
 }
 
 /// How one mip's blocks sit in the layout.
@@ -125,17 +140,22 @@ pub enum MipLayout {
 /// Where one mip lives in the layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MipPlacement {
+    /// The mip level (0 = finest).
     pub level: u32,
+    /// The mip's width, texels.
     pub width: u32,
+    /// The mip's height, texels.
     pub height: u32,
     /// Byte offset of the mip's first byte in the layout.
     pub offset: u64,
     /// Bytes the mip occupies (tile padding included when tiled).
     pub bytes: u64,
+    /// Tiled or linear.
     pub layout: MipLayout,
 }
 
 impl MipPlacement {
+    /// The mip's byte range in the layout, `offset..offset + bytes`.
     pub fn range(&self) -> Range<u64> {
         self.offset..self.offset + self.bytes
     }
@@ -161,6 +181,7 @@ pub struct Region {
 }
 
 impl Region {
+    /// The region's byte range in the layout, `offset..offset + bytes`.
     pub fn range(&self) -> Range<u64> {
         self.offset..self.offset + self.bytes
     }
@@ -169,7 +190,9 @@ impl Region {
 /// A texture's layout and its regions, for one tile mode and mip-stream count.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PackRegions {
+    /// The texture laid out.
     pub desc: TextureDesc,
+    /// The tile mode the regions follow.
     pub mode: TileMode,
     /// Streamable mips (`--mipstreams`), `0..=desc.first_packed_mip()`.
     pub mip_streams: u32,

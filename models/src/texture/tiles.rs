@@ -31,6 +31,7 @@ pub struct TileGrid {
 }
 
 impl TileGrid {
+    /// The grid of `desc`'s standard tiles (every mip before the packed tail).
     pub fn new(desc: &TextureDesc) -> TileGrid {
         let first_packed_mip = desc.first_packed_mip();
         let mut mips = [(0, 0, 0); 16];

@@ -100,11 +100,21 @@ pub enum RdoError {
 
     /// The format has no RDO pass (BC2's explicit alpha, BC6H and BC7 have other layouts).
     #[error("RDO does not support {format:?}; expected BC1, BC3, BC4 or BC5")]
-    Unsupported { format: BcFormat },
+    Unsupported {
+        /// The format asked for.
+        format: BcFormat,
+    },
 
     /// A setting is outside its range.
     #[error("RDO setting {name} = {value} is out of range; expected {expected}")]
-    Setting { name: &'static str, value: f64, expected: String },
+    Setting {
+        /// The setting's name, e.g. `"lambda"`.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+        /// The valid range, as text.
+        expected: String,
+    },
 }
 
 /// Runs the RDO post-pass over a `format` surface of `width` x `height` texels: `blocks` as

@@ -39,10 +39,13 @@ pub enum Method {
 /// The decoded header of a BCPack stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Header {
+    /// The BC format of the blocks.
     pub mode: BcpackMode,
+    /// How the payload after the header is coded.
     pub method: Method,
     /// Blocks per row of the tile the neighbours are taken from.
     pub row_blocks: u32,
+    /// Blocks the stream decodes to.
     pub block_count: u32,
     /// Adler-32 of the decoded bytes.
     pub checksum: u32,

@@ -60,12 +60,19 @@ use header::{adler32, MAX_STREAMS};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum BcpackMode {
+    /// BC1 (8-byte blocks: two RGB565 endpoints, 2-bit indices).
     Bc1 = 1,
+    /// BC2 (16-byte blocks: explicit 4-bit alpha, then a BC1 colour block).
     Bc2 = 2,
+    /// BC3 (16-byte blocks: a BC4 alpha block, then a BC1 colour block).
     Bc3 = 3,
+    /// BC4 (8-byte blocks: one channel, two 8-bit endpoints, 3-bit indices).
     Bc4 = 4,
+    /// BC5 (16-byte blocks: two BC4 channels).
     Bc5 = 5,
+    /// BC6H (16-byte blocks, HDR, 14 modes).
     Bc6h = 6,
+    /// BC7 (16-byte blocks, 8 modes).
     Bc7 = 7,
 }
 
@@ -95,6 +102,7 @@ impl BcpackMode {
         })
     }
 
+    /// The mode that holds blocks of `format` (every BC format has one).
     pub fn from_format(format: BcFormat) -> Self {
         match format {
             BcFormat::Bc1 => BcpackMode::Bc1,
@@ -107,6 +115,7 @@ impl BcpackMode {
         }
     }
 
+    /// The BC format this mode decodes.
     pub fn format(self) -> BcFormat {
         match self {
             BcpackMode::Bc1 => BcFormat::Bc1,
@@ -119,6 +128,7 @@ impl BcpackMode {
         }
     }
 
+    /// Bytes per 4×4 block of the mode's format: 8 (BC1, BC4) or 16.
     pub fn block_bytes(self) -> usize {
         self.format().block_bytes() as usize
     }

@@ -8,7 +8,7 @@
 //!   two BC4 halves each 1+1+6. A trailing unit shorter than 64 KiB is shuffled the same
 //!   way with its own N. The MDU turns the planes back into blocks.
 //! - **Layouts** (`LinearToMorton`, `MortonToLinear`): row-major blocks ↔ Z-order blocks
-//!   inside each 64 KiB tile (128×64 blocks of 8 B or 64×64 of 16 B; see [`morton`]'s
+//!   inside each 64 KiB tile (128×64 blocks of 8 B or 64×64 of 16 B; see the `morton` module's
 //!   definition for the non-square grid). Whole tiles only.
 //!
 //! [`apply`] is the MDU's direction (what the request's `SwizzleMode` asks the hardware

@@ -35,6 +35,7 @@ impl std::fmt::Debug for Inflater {
 }
 
 impl Inflater {
+    /// A decoder with its own libdeflate state; reuse it across streams to avoid the set-up.
     pub fn new() -> Self {
         Self { fast: libdeflater::Decompressor::new() }
     }

@@ -11,7 +11,7 @@
 //! input.
 //!
 //! ```
-//! use sfsim::trace::Trace;
+//! use sfsim::output::trace::Trace;
 //! use sfsim::models::units::Time;
 //! let mut t = Trace::new();
 //! t.name_process(1, "NVMe");

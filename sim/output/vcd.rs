@@ -8,7 +8,7 @@
 //! initial value instead. [`Vcd::write`] output is deterministic (no `$date`).
 //!
 //! ```
-//! use sfsim::vcd::Vcd;
+//! use sfsim::output::vcd::Vcd;
 //! use sfsim::models::units::Time;
 //! let mut vcd = Vcd::new(1000); // 1 ns per tick
 //! let depth = vcd.signal("nvme", "queue_depth", 8).unwrap();
