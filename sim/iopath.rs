@@ -5,7 +5,6 @@
 //!
 //! The drive and the MDU are trait objects ([`NvmeModel`], [`MduModel`]): [`IoPath::new`]
 //! builds sfsim's own from a [`Hardware`] section, [`IoPath::with_models`] takes any others.
-#![warn(missing_docs)]
 
 mod slab;
 mod stats;

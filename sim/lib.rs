@@ -178,6 +178,7 @@ pub mod camera;
 pub mod content;
 #[warn(missing_docs)]
 pub mod engine;
+#[warn(missing_docs)]
 pub mod iopath;
 // The kernel is an internal; the `bench` feature exposes it to the criterion benches.
 #[cfg(feature = "bench")]
