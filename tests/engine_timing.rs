@@ -88,7 +88,7 @@ fn frame_at_or_after(t: Time) -> Time {
 fn one_tile_is_visible_after_readback_io_mdu_and_mapping() {
     let scene = scene();
     let cfg = EngineConfig::default();
-    let mut rig = Rig::new(&scene, cfg, Policies::from_config(&cfg));
+    let mut rig = Rig::new(&scene, cfg, Policies::from_config(&cfg).unwrap());
     let asked = 10; // long after the packed tails arrived
     rig.frames(0, 20, asked..=asked);
     let record = rig.engine.records().iter().find(|r| rig.engine.tile_coord(r.tile) == TILE).unwrap();
@@ -117,7 +117,7 @@ fn timeout_evicts_at_the_first_frame_more_than_after_past_the_last_request() {
     let after = EvictionKind::default();
     let EvictionKind::Timeout { after: timeout } = after else { panic!("the default is Timeout") };
     let cfg = EngineConfig { eviction: after, ..EngineConfig::default() };
-    let mut rig = Rig::new(&scene, cfg, Policies::from_config(&cfg));
+    let mut rig = Rig::new(&scene, cfg, Policies::from_config(&cfg).unwrap());
     let last = 30;
     let expected = last + timeout.0 / PERIOD.0 + 1;
     rig.frames(0, expected + 5, 10..=last);
@@ -133,7 +133,7 @@ fn refcount_evicts_after_exactly_its_unreferenced_frames() {
     let frames = 30;
     let eviction = EvictionKind::RefCount { frames, seen_horizon: Time::from_secs(1) };
     let cfg = EngineConfig { eviction, ..EngineConfig::default() };
-    let mut rig = Rig::new(&scene, cfg, Policies::from_config(&cfg));
+    let mut rig = Rig::new(&scene, cfg, Policies::from_config(&cfg).unwrap());
     let last = 20;
     // The analysis at frame f reads frame f − readback's feedback; the count passes
     // `frames` at the analysis of frame last + readback + frames + 1; eviction is at the
@@ -164,7 +164,7 @@ impl EvictionPolicy for EvictsAbsentTiles {
 fn a_policy_naming_a_tile_that_is_not_resident_is_an_error_naming_it() {
     let scene = scene();
     let cfg = EngineConfig::default();
-    let policies = Policies { eviction: Box::new(EvictsAbsentTiles), ..Policies::from_config(&cfg) };
+    let policies = Policies { eviction: Box::new(EvictsAbsentTiles), ..Policies::from_config(&cfg).unwrap() };
     let mut rig = Rig::new(&scene, cfg, policies);
     let err = rig.frame(0, &[]).unwrap_err();
     let text = err.to_string();
@@ -191,8 +191,13 @@ fn a_content_model_making_an_invalid_request_is_an_error_naming_texture_and_tile
     let cfg = EngineConfig::default();
     let hw = Hardware::default();
     let mut io = IoPath::new(&hw, 1).unwrap();
-    let mut engine =
-        Engine::new(&cfg, &scene.textures, hw.staging, Box::new(IncompressibleButZlib), Policies::from_config(&cfg));
+    let mut engine = Engine::new(
+        &cfg,
+        &scene.textures,
+        hw.staging,
+        Box::new(IncompressibleButZlib),
+        Policies::from_config(&cfg).unwrap(),
+    );
     let err = engine.load_tails(Time::ZERO, &mut io).unwrap_err();
     let text = err.to_string();
     assert!(matches!(err, EngineError::InvalidRequest { texture: 0, .. }), "{err:?}");
@@ -215,7 +220,7 @@ impl sfsim::engine::FeedbackPolicy for GroupsWithAStranger {
 fn a_feedback_group_naming_a_texture_outside_the_scene_is_an_error() {
     let scene = scene();
     let cfg = EngineConfig::default();
-    let policies = Policies { feedback: Box::new(GroupsWithAStranger), ..Policies::from_config(&cfg) };
+    let policies = Policies { feedback: Box::new(GroupsWithAStranger), ..Policies::from_config(&cfg).unwrap() };
     let mut rig = Rig::new(&scene, cfg, policies);
     rig.frame(0, &[(0, TILE)]).unwrap();
     rig.frame(1, &[]).unwrap();

@@ -90,7 +90,7 @@ impl EngineConfig {
                 format!("{} is out of range; expected 0..=16", self.readback_frames),
             ));
         }
-        self.eviction.validate().map_err(|e| e.within("eviction"))?;
+        self.eviction.build().map_err(|e| e.within("eviction"))?;
         if self.upload_cap == Some(0) {
             return Err(ConfigError::new("upload_cap", "0 would never load a tile; expected ≥ 1 or None"));
         }

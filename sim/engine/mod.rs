@@ -65,9 +65,14 @@ pub struct Policies {
 }
 
 impl Policies {
-    /// The policies the config's selectors name.
-    pub fn from_config(cfg: &EngineConfig) -> Policies {
-        Policies { eviction: cfg.eviction.build(), load_order: cfg.load_order.build(), feedback: cfg.feedback.build() }
+    /// The policies the config's selectors name (errors name the field relative to
+    /// `engine`).
+    pub fn from_config(cfg: &EngineConfig) -> Result<Policies, sfsim_models::ConfigError> {
+        Ok(Policies {
+            eviction: cfg.eviction.build().map_err(|e| e.within("eviction"))?,
+            load_order: cfg.load_order.build(),
+            feedback: cfg.feedback.build(),
+        })
     }
 }
 

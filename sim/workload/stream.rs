@@ -187,7 +187,7 @@ impl Components {
     /// The policies the scenario's selectors name and the IO path of its `hardware`.
     pub fn from_scenario(scenario: &Scenario, cfg: &StreamWorkload) -> Result<Components, StreamError> {
         Ok(Components {
-            policies: Policies::from_config(&cfg.engine),
+            policies: Policies::from_config(&cfg.engine).map_err(|e| e.within("workload.engine"))?,
             io: IoPath::new(&scenario.hardware, scenario.seed)?,
         })
     }

@@ -88,26 +88,18 @@ impl Default for EvictionKind {
 }
 
 impl EvictionKind {
-    /// The policy this selector names.
-    pub fn build(&self) -> Box<dyn EvictionPolicy> {
-        match *self {
-            EvictionKind::Timeout { after } => Box::new(TimeoutEviction::new(after)),
-            EvictionKind::RefCount { frames, seen_horizon } => Box::new(RefCountEviction::new(frames, seen_horizon)),
-            EvictionKind::Standby { after } => Box::new(StandbyEviction::new(after)),
-        }
-    }
-
-    /// Range checks of the selected policy's parameters (fields relative to `eviction`).
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        match *self {
-            EvictionKind::Timeout { after } => TimeoutEviction::validate(after),
-            EvictionKind::Standby { after } => StandbyEviction::validate(after),
-            EvictionKind::RefCount { frames, seen_horizon } => RefCountEviction::validate(frames, seen_horizon),
-        }
+    /// The policy this selector names; each implementation checks its own parameters
+    /// (errors name the field relative to `eviction`).
+    pub fn build(&self) -> Result<Box<dyn EvictionPolicy>, ConfigError> {
+        Ok(match *self {
+            EvictionKind::Timeout { after } => Box::new(TimeoutEviction::new(after)?),
+            EvictionKind::RefCount { frames, seen_horizon } => Box::new(RefCountEviction::new(frames, seen_horizon)?),
+            EvictionKind::Standby { after } => Box::new(StandbyEviction::new(after)?),
+        })
     }
 }
 
-/// An unseen-time parameter: (0s, 1h].
+/// An unseen-time parameter: (0s, 60min].
 fn check_unseen_time(field: &str, t: Time) -> Result<(), ConfigError> {
     if t.0 == 0 || t > Time::from_secs(3600) {
         return Err(ConfigError::new(field, format!("{t} is out of range; expected (0s, 60min]")));

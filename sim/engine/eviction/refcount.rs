@@ -17,23 +17,19 @@ pub struct RefCountEviction {
 }
 
 impl RefCountEviction {
-    /// Evicts after `frames` unreferenced frames; drops unloaded Seen tiles after
-    /// `seen_horizon`.
-    pub fn new(frames: u32, seen_horizon: Time) -> Self {
-        RefCountEviction { frames, seen_horizon, unreferenced: HashMap::new() }
+    /// Evicts after `frames` (0..=100000) unreferenced frames; drops unloaded Seen tiles
+    /// after `seen_horizon` ((0s, 60min]).
+    pub fn new(frames: u32, seen_horizon: Time) -> Result<Self, ConfigError> {
+        if frames > 100_000 {
+            return Err(ConfigError::new("frames", format!("{frames} is out of range; expected 0..=100000")));
+        }
+        super::check_unseen_time("seen_horizon", seen_horizon)?;
+        Ok(RefCountEviction { frames, seen_horizon, unreferenced: HashMap::new() })
     }
 
     /// The default `seen_horizon`: 1 s.
     pub fn default_seen_horizon() -> Time {
         Time::from_secs(1)
-    }
-
-    /// `frames` in 0..=100000, `seen_horizon` in (0s, 1h].
-    pub fn validate(frames: u32, seen_horizon: Time) -> Result<(), ConfigError> {
-        if frames > 100_000 {
-            return Err(ConfigError::new("frames", format!("{frames} is out of range; expected 0..=100000")));
-        }
-        super::check_unseen_time("seen_horizon", seen_horizon)
     }
 }
 

@@ -12,14 +12,10 @@ pub struct StandbyEviction {
 }
 
 impl StandbyEviction {
-    /// Tiles unseen for longer than `after` may be reclaimed.
-    pub fn new(after: Time) -> Self {
-        StandbyEviction { after }
-    }
-
-    /// `after` in (0s, 60min].
-    pub fn validate(after: Time) -> Result<(), ConfigError> {
-        super::check_unseen_time("after", after)
+    /// Tiles unseen for longer than `after` may be reclaimed, in (0s, 60min].
+    pub fn new(after: Time) -> Result<Self, ConfigError> {
+        super::check_unseen_time("after", after)?;
+        Ok(StandbyEviction { after })
     }
 }
 

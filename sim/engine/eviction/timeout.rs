@@ -12,14 +12,10 @@ pub struct TimeoutEviction {
 }
 
 impl TimeoutEviction {
-    /// Evicts tiles unseen for longer than `after`.
-    pub fn new(after: Time) -> Self {
-        TimeoutEviction { after }
-    }
-
-    /// `after` in (0s, 60min].
-    pub fn validate(after: Time) -> Result<(), ConfigError> {
-        super::check_unseen_time("after", after)
+    /// Evicts tiles unseen for longer than `after`, in (0s, 60min].
+    pub fn new(after: Time) -> Result<Self, ConfigError> {
+        super::check_unseen_time("after", after)?;
+        Ok(TimeoutEviction { after })
     }
 }
 
