@@ -4,7 +4,8 @@
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 
-/// Largest request: source + destination size (1 GiB).
+/// Largest request (1 GiB): source + destination size for a decompression request, the
+/// size read for a plain read.
 pub const MAX_REQUEST_BYTES: Bytes = Bytes::gib(1);
 /// Largest output of the zlib stage for one request (32 MiB).
 pub const MAX_ZLIB_OUTPUT: Bytes = Bytes::mib(32);
@@ -141,6 +142,12 @@ pub enum RequestError {
         /// Their sum in bytes.
         total: u64,
     },
+    #[error("plain read of {size} exceeds the {MAX_REQUEST_BYTES} request limit ({} B)", MAX_REQUEST_BYTES.0)]
+    /// A plain (uncompressed) read is larger than [`MAX_REQUEST_BYTES`].
+    ReadTooLarge {
+        /// The size read.
+        size: Bytes,
+    },
     #[error("compressed size {compressed} is not smaller than uncompressed size {uncompressed}; data that does not shrink must be stored uncompressed")]
     /// A compressed request does not shrink its data.
     NotSmaller {
@@ -213,9 +220,14 @@ impl Request {
         if SwizzleMode::from_raw(opts.swizzle_mode).is_none() {
             return Err(RequestError::SwizzleModeOutOfRange { mode: opts.swizzle_mode });
         }
+        // SPEC §1: the 1 GiB limit counts source + destination only when the MDU
+        // decompresses; a plain read moves its bytes once.
         let total = src.0.saturating_add(dst.0);
-        if total > MAX_REQUEST_BYTES.0 {
+        if opts.decompresses() && total > MAX_REQUEST_BYTES.0 {
             return Err(RequestError::TooLarge { source_size: src, destination_size: dst, total });
+        }
+        if !opts.decompresses() && src.0.max(dst.0) > MAX_REQUEST_BYTES.0 {
+            return Err(RequestError::ReadTooLarge { size: Bytes(src.0.max(dst.0)) });
         }
         if !opts.decompresses() {
             if self.intermediate_size.0 != 0 {
@@ -340,6 +352,13 @@ mod tests {
 
         let r = zlib_request(600 << 20, 600 << 20);
         assert!(matches!(r.validate(), Err(RequestError::TooLarge { .. })));
+
+        // A plain read of 768 MiB is valid (1 GiB counts source + destination only for
+        // decompression requests); one over 1 GiB is not.
+        let read = |size: u64| Request { options: RequestOptions::default(), ..zlib_request(size, size) };
+        read(768 << 20).validate().unwrap();
+        read(1 << 30).validate().unwrap();
+        assert_eq!(read((1 << 30) + 16).validate(), Err(RequestError::ReadTooLarge { size: Bytes((1 << 30) + 16) }));
 
         let r = zlib_request(64, 64);
         assert!(matches!(r.validate(), Err(RequestError::NotSmaller { .. })));
