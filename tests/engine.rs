@@ -262,3 +262,18 @@ fn a_timing_only_report_says_so_and_leaves_quality_out() {
     assert!(!out.join("lod_deficit.png").exists());
     assert!(std::fs::read_to_string(out.join("index.html")).unwrap().contains("timing only"));
 }
+
+#[test]
+fn tile_latency_stages_add_up_to_the_latency() {
+    let o = run_checked("scenarios/quickstart.ron", &["duration=1500ms"]);
+    let visible: Vec<_> = o.engine.records().iter().filter(|r| r.visible.is_some()).collect();
+    assert!(!visible.is_empty());
+    for r in &visible {
+        let sum: u64 = sfsim::engine::LATENCY_STAGES.iter().map(|s| (s.length)(r).unwrap().0).sum();
+        assert_eq!(sum, (r.visible.unwrap() - r.requested).0, "{r:?}");
+    }
+    let mean_latency = o.tile_latencies.iter().map(|t| t.as_ms_f64()).sum::<f64>() / o.tile_latencies.len() as f64;
+    let stage_means: f64 =
+        sfsim::engine::LATENCY_STAGES.iter().map(|s| stat(&o.stats, &format!("tile.stage.{}.mean", s.name))).sum();
+    assert!((stage_means - mean_latency).abs() < 1e-6 * mean_latency, "{stage_means} vs {mean_latency}");
+}

@@ -5,7 +5,7 @@
 
 use sfsim::engine::{
     ContentModel, Engine, EngineConfig, EngineError, EvictionKind, EvictionPolicy, FrameReport, Policies,
-    SyntheticContent, TileDb, TileId, TileStream,
+    SyntheticContent, TileDb, TileId, TileStream, LATENCY_STAGES,
 };
 use sfsim::iopath::IoPath;
 use sfsim::scenario::Hardware;
@@ -107,8 +107,21 @@ fn one_tile_is_visible_after_readback_io_mdu_and_mapping() {
     assert_eq!(record.read, Some(read));
     assert_eq!(record.decompressed, Some(decompressed));
     assert_eq!(record.mapped, Some(mapped));
-    assert_eq!(record.visible, Some(frame_at_or_after(decompressed.max(mapped))));
+    let visible = frame_at_or_after(decompressed.max(mapped));
+    assert_eq!(record.visible, Some(visible));
     assert_eq!(rig.engine.loads(), 1);
+    // The latency split into its stages, each from the same closed form.
+    let stage = |name: &str| {
+        let s = LATENCY_STAGES.iter().find(|s| s.name == name).unwrap();
+        (s.length)(record).unwrap()
+    };
+    assert_eq!(stage("readback"), submitted - requested);
+    assert_eq!(stage("io"), read - submitted);
+    assert_eq!(stage("mdu"), decompressed - read);
+    assert_eq!(stage("mapping"), mapped.saturating_sub(decompressed));
+    assert_eq!(stage("visibility"), visible - decompressed.max(mapped));
+    let sum = LATENCY_STAGES.iter().map(|s| (s.length)(record).unwrap().0).sum::<u64>();
+    assert_eq!(Time(sum), visible - requested);
 }
 
 #[test]

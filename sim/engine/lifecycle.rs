@@ -25,6 +25,46 @@ pub struct TileRecord {
     pub evicted: Option<Time>,
 }
 
+/// A stage of a visible tile's latency: its name in stats, what it spans, and its length.
+pub struct LatencyStage {
+    /// The stat name's part: `tile.stage.<name>.mean`.
+    pub name: &'static str,
+    /// From which event to which.
+    pub spans: &'static str,
+    /// Its length for a record that became visible.
+    pub length: fn(&TileRecord) -> Option<Time>,
+}
+
+/// The stages of a tile's latency, in order; for a visible tile they add up to its latency
+/// (first requested → visible).
+pub const LATENCY_STAGES: [LatencyStage; 5] = [
+    LatencyStage {
+        name: "readback",
+        spans: "feedback written → load submitted (readback frames, analysis, waiting in Seen Tiles)",
+        length: |r| Some(r.submitted?.saturating_sub(r.requested)),
+    },
+    LatencyStage {
+        name: "io",
+        spans: "load submitted → last byte read (DirectStorage queue, staging, drive)",
+        length: |r| Some(r.read?.saturating_sub(r.submitted?)),
+    },
+    LatencyStage {
+        name: "mdu",
+        spans: "last byte read → data in the pool (MDU queue and decompression)",
+        length: |r| Some(r.decompressed?.saturating_sub(r.read?)),
+    },
+    LatencyStage {
+        name: "mapping",
+        spans: "data in the pool → UpdateTileMappings done (0 when the mapping finished first)",
+        length: |r| Some(r.mapped?.saturating_sub(r.decompressed?)),
+    },
+    LatencyStage {
+        name: "visibility",
+        spans: "data and mapping ready → visible through the MinMip map (the next frame's update)",
+        length: |r| Some(r.visible?.saturating_sub(r.decompressed?.max(r.mapped?))),
+    },
+];
+
 impl TileRecord {
     /// A record of a tile first asked for by feedback written at `requested`.
     pub fn new(tile: TileId, requested: Time) -> Self {

@@ -35,7 +35,7 @@ pub use content::{ContentConfig, ContentModel, SyntheticContent, TileStream};
 pub use error::EngineError;
 pub use eviction::{EvictionKind, EvictionPolicy};
 pub use feedback::{FeedbackPolicy, FeedbackPolicyKind, TextureGroup};
-pub use lifecycle::TileRecord;
+pub use lifecycle::{LatencyStage, TileRecord, LATENCY_STAGES};
 pub use load_order::{LoadOrder, LoadOrderKind, SeenTile};
 pub use packed::{PackedConfig, PackedContent, Verifier, Verify};
 pub use report::{Bottleneck, FrameReport};

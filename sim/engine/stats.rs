@@ -2,6 +2,7 @@
 //! sample's statistics: tiles in flight, virtual size, pool capacity and occupancy,
 //! latency, bottlenecks, per-mip residency and access, CPU time per subsystem).
 
+use super::lifecycle::LATENCY_STAGES;
 use super::loads::TailLoads;
 use super::report::{Bottleneck, FrameReport};
 use super::tiles::TileId;
@@ -104,6 +105,7 @@ impl Engine {
             "frames",
             "tile latency p95 in frames",
         );
+        self.push_stage_stats(s);
         let c = &self.counters;
         s.push("engine.loads", Some(c.loads as f64), "count", "DirectStorage tile loads submitted");
         s.push(
@@ -173,6 +175,30 @@ impl Engine {
         s.push("cpu.sort", Some(sort), "ms/frame", "modeled CPU time of sorting Seen Tiles per frame");
         s.push("cpu.submit", Some(submit), "ms/frame", "modeled CPU time of building DirectStorage requests per frame");
         s.push("cpu.minmip", Some(minmip), "ms/frame", "modeled CPU time of MinMip updates per frame");
+    }
+
+    /// Mean and p95 of each stage of the visible tiles' latency (the means add up to the
+    /// mean tile latency).
+    fn push_stage_stats(&self, s: &mut StatSet) {
+        let visible: Vec<_> = self.records().iter().filter(|r| r.visible.is_some()).collect();
+        for stage in &LATENCY_STAGES {
+            let mut lengths: Vec<Time> = visible.iter().filter_map(|r| (stage.length)(r)).collect();
+            lengths.sort_unstable();
+            let total: u128 = lengths.iter().map(|t| u128::from(t.0)).sum();
+            let mean = (!lengths.is_empty()).then(|| total as f64 / lengths.len() as f64 / 1e9);
+            s.push(
+                &format!("tile.stage.{}.mean", stage.name),
+                mean,
+                "ms",
+                format!("tile latency stage, mean over visible tiles: {}", stage.spans),
+            );
+            s.push(
+                &format!("tile.stage.{}.p95", stage.name),
+                percentile(&lengths, 95).map(|t| t.as_ms_f64()),
+                "ms",
+                format!("tile latency stage p95: {}", stage.spans),
+            );
+        }
     }
 
     /// Per-mip residency at the end and feedback accesses over the run, then the policies'
