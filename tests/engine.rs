@@ -277,3 +277,29 @@ fn tile_latency_stages_add_up_to_the_latency() {
         sfsim::engine::LATENCY_STAGES.iter().map(|s| stat(&o.stats, &format!("tile.stage.{}.mean", s.name))).sum();
     assert!((stage_means - mean_latency).abs() < 1e-6 * mean_latency, "{stage_means} vs {mean_latency}");
 }
+
+#[test]
+fn analysis_scans_every_map_texel_so_coarse_and_shared_maps_cut_it_as_the_sample_says() {
+    let cpu = |policy: &str, formats: &[&str]| {
+        let mut sets = vec!["duration=500ms", "workload.render.resolution=(320, 180)"];
+        sets.extend_from_slice(formats);
+        let policy = format!("workload.engine.feedback={policy}");
+        sets.push(&policy);
+        stat(&crate::common::run_file("scenarios/quickstart.ron", &sets), "cpu.analysis")
+    };
+    let cut = |policy: &str, formats: &[&str]| 1.0 - cpu(policy, formats) / cpu("PerTexture", formats);
+    // The sample: coarser maps −75 % analysis work; one map per set −66 % when the set's
+    // three maps are the same size (all BC7: 256×256 tiles) …
+    let bc7 = ["workload.scene.texture_sets.diffuse=Bc7", "workload.scene.texture_sets.normal=Bc7"];
+    let bc7 = [&bc7[..], &["workload.scene.texture_sets.specular=Bc7"]].concat();
+    assert!((0.74..=0.76).contains(&cut("Coarse2x2", &bc7)), "Coarse2x2 cuts {}", cut("Coarse2x2", &bc7));
+    assert!((0.66..=0.67).contains(&cut("SharedPerSet", &bc7)), "SharedPerSet cuts {}", cut("SharedPerSet", &bc7));
+    // … and −75 % with the quickstart's BC1/BC5/BC1 sets, whose BC5 normal map (256×256
+    // tiles) has twice the texels of the shared BC1 diffuse map (512×256 tiles).
+    assert!((0.74..=0.76).contains(&cut("SharedPerSet", &[])), "SharedPerSet cuts {}", cut("SharedPerSet", &[]));
+    // Per analysed frame: every texel of every map — 64 sets × (16×32 + 32×32 + 16×32).
+    let o = run_checked("scenarios/quickstart.ron", &["duration=200ms", "workload.render.resolution=(320, 180)"]);
+    let analysed: Vec<u64> = o.frames.iter().map(|f| f.engine.texels_analysed).filter(|&t| t > 0).collect();
+    assert_eq!(analysed.len(), o.frames.len() - 2, "every frame after the readback delay");
+    assert!(analysed.iter().all(|&t| t == 64 * (512 + 1024 + 512)), "{analysed:?}");
+}

@@ -15,10 +15,13 @@ impl Engine {
         now: Time,
         written: Time,
         requested: &[(u32, TileCoord)],
+        read_back: u64,
         report: &mut FrameReport,
     ) -> Result<(), EngineError> {
-        report.texels_analysed += requested.len() as u64;
-        report.cpu_analysis += Time(self.cfg.cpu.analysis_per_texel.0 * requested.len() as u64);
+        // The sample scans every texel of every map it read back, requested or not: coarser
+        // and shared maps are what shrink this work.
+        report.texels_analysed += read_back;
+        report.cpu_analysis += Time(self.cfg.cpu.analysis_per_texel.0 * read_back);
         let mut touched = std::mem::take(&mut self.counters.touched);
         for &(texture, tile) in requested {
             let from = *self.db.desc(texture);
@@ -69,6 +72,17 @@ impl Engine {
             }),
             None => Ok(group),
         }
+    }
+
+    /// Texels of every feedback map the sampler writes (what one readback scans).
+    pub(super) fn feedback_texels(&self, renderer: &crate::scene::FeedbackRenderer) -> u64 {
+        (0..self.db.texture_count())
+            .filter(|&t| self.policies.feedback.has_feedback_map(t))
+            .map(|t| {
+                let (w, h) = renderer.feedback_dims(t);
+                u64::from(w) * u64::from(h)
+            })
+            .sum()
     }
 
     /// Feedback written at `written` asked for `tile` of texture `t`: it and every coarser

@@ -12,7 +12,8 @@ use sfsim_models::ConfigError;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct CpuCosts {
-    /// Per feedback texel read back and compared with the tile database (2 ns).
+    /// Per feedback texel read back and scanned — every texel of every map, as the sample
+    /// does — and compared with the tile database when it holds a request (2 ns).
     pub analysis_per_texel: Time,
     /// Per seen tile per sort pass, times log2 of the list length (5 ns).
     pub sort_per_tile: Time,

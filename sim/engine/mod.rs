@@ -376,7 +376,8 @@ impl Engine {
         self.readback.push_back((now, requested));
         if self.readback.len() > self.cfg.readback_frames as usize {
             if let Some((written, back)) = self.readback.pop_front() {
-                self.analyse(now, written, &back, report)?;
+                let texels = self.feedback_texels(renderer);
+                self.analyse(now, written, &back, texels, report)?;
             }
         }
         let reclaimed = self.submit(now, io, report)?;

@@ -44,7 +44,7 @@ pub struct FrameReport {
     pub seen_list: u32,
     /// What stopped submission (`None` before the first submission).
     pub bottleneck: Option<Bottleneck>,
-    /// Feedback texels analysed this frame.
+    /// Feedback texels read back and scanned this frame (every texel of every map).
     pub texels_analysed: u64,
     /// Modeled CPU time of feedback analysis.
     pub cpu_analysis: Time,
