@@ -241,7 +241,7 @@ impl Engine {
         report: &mut FrameReport,
     ) -> Result<(), EngineError> {
         let mut texels = 0u64;
-        let mut touched: Vec<u32> = Vec::new();
+        let mut changed: Vec<u32> = Vec::new();
         for id in std::mem::take(&mut self.lists.complete) {
             self.db.state_mut(id).status = Status::Resident;
             if let Some(r) = self.db.record_mut(id) {
@@ -251,11 +251,11 @@ impl Engine {
             report.became_visible += 1;
             // The sample rewrites the texture's map for every tile it completes.
             texels += self.minmip.texels(id.texture);
-            touched.push(id.texture);
+            changed.push(id.texture);
         }
-        touched.sort_unstable();
-        touched.dedup();
-        for &t in &touched {
+        changed.sort_unstable();
+        changed.dedup();
+        for &t in &changed {
             self.minmip.refresh(&self.db, t);
         }
         let victims = self.policies.eviction.victims(now, &self.db, &self.lists.resident);
@@ -263,10 +263,10 @@ impl Engine {
         for &t in &evicted {
             texels += self.minmip.refresh(&self.db, t);
         }
-        touched.extend(evicted);
-        touched.sort_unstable();
-        touched.dedup();
-        for t in touched {
+        changed.extend(evicted);
+        changed.sort_unstable();
+        changed.dedup();
+        for t in changed {
             self.minmip.copy_to_gpu(t, renderer);
         }
         report.evictions += victims.len() as u32;
