@@ -81,8 +81,9 @@ const TIME_UNITS: &[(&str, u64)] = &[
     ("ms", 1_000_000_000),
     ("s", PS_PER_S),
     ("min", 60 * PS_PER_S),
+    ("h", 3600 * PS_PER_S),
 ];
-const TIME_UNIT_NAMES: &str = "ps, ns, us, ms, s, min";
+const TIME_UNIT_NAMES: &str = "ps, ns, us, ms, s, min, h";
 
 const BYTE_UNITS: &[(&str, u64)] = &[
     ("B", 1),
@@ -485,6 +486,8 @@ mod tests {
     #[test]
     fn missing_or_unknown_units_are_errors() {
         assert!(matches!(Time::parse("250"), Err(UnitError::MissingUnit { .. })));
+        // Range messages name "1h": it parses.
+        assert_eq!(Time::parse("1h").unwrap(), Time::from_secs(3600));
         assert!(matches!(Bytes::parse("64kib"), Err(UnitError::UnknownUnit { .. })));
         assert!(matches!(Rate::parse("2000MB"), Err(UnitError::UnknownUnit { .. })));
         assert!(matches!(Bytes::parse("0.5B"), Err(UnitError::NotWhole { .. })));

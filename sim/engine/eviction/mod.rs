@@ -99,10 +99,10 @@ impl EvictionKind {
     }
 }
 
-/// An unseen-time parameter: (0s, 60min].
+/// An unseen-time parameter: (0s, 1h].
 fn check_unseen_time(field: &str, t: Time) -> Result<(), ConfigError> {
     if t.0 == 0 || t > Time::from_secs(3600) {
-        return Err(ConfigError::new(field, format!("{t} is out of range; expected (0s, 60min]")));
+        return Err(ConfigError::new(field, format!("{t} is out of range; expected (0s, 1h]")));
     }
     Ok(())
 }

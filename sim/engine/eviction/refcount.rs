@@ -18,7 +18,7 @@ pub struct RefCountEviction {
 
 impl RefCountEviction {
     /// Evicts after `frames` (0..=100000) unreferenced frames; drops unloaded Seen tiles
-    /// after `seen_horizon` ((0s, 60min]).
+    /// after `seen_horizon` ((0s, 1h]).
     pub fn new(frames: u32, seen_horizon: Time) -> Result<Self, ConfigError> {
         if frames > 100_000 {
             return Err(ConfigError::new("frames", format!("{frames} is out of range; expected 0..=100000")));

@@ -12,7 +12,7 @@ pub struct StandbyEviction {
 }
 
 impl StandbyEviction {
-    /// Tiles unseen for longer than `after` may be reclaimed, in (0s, 60min].
+    /// Tiles unseen for longer than `after` may be reclaimed, in (0s, 1h].
     pub fn new(after: Time) -> Result<Self, ConfigError> {
         super::check_unseen_time("after", after)?;
         Ok(StandbyEviction { after })

@@ -12,7 +12,7 @@ pub struct TimeoutEviction {
 }
 
 impl TimeoutEviction {
-    /// Evicts tiles unseen for longer than `after`, in (0s, 60min].
+    /// Evicts tiles unseen for longer than `after`, in (0s, 1h].
     pub fn new(after: Time) -> Result<Self, ConfigError> {
         super::check_unseen_time("after", after)?;
         Ok(TimeoutEviction { after })
