@@ -25,6 +25,9 @@ pub struct Completed {
     pub tag: u64,
     /// When the title enqueued it.
     pub enqueued: Time,
+    /// When its first IO entered the drive (staging space and a queue slot were free; the
+    /// enqueue time for memory requests).
+    pub issued: Time,
     /// When the last of its bytes left the drive (the enqueue time for memory requests).
     pub read: Time,
     /// When the last of its bytes was in title memory (its last MDU job ended).
@@ -38,6 +41,7 @@ pub struct Completed {
 struct RequestState {
     tag: u64,
     enqueued: Time,
+    issued: Option<Time>,
     read: Time,
     pieces_left: u32,
     request: Request,
@@ -244,6 +248,7 @@ impl IoPath {
         let id = self.requests.insert(RequestState {
             tag,
             enqueued: now,
+            issued: None,
             read: now,
             pieces_left: pieces.len() as u32,
             request,
@@ -284,6 +289,9 @@ impl IoPath {
                 break;
             }
             self.waiting.pop_front();
+            let request = self.pieces.get_mut(pid).request;
+            let issued = &mut self.requests.get_mut(request).issued;
+            issued.get_or_insert(now);
             self.device.submit(now, u64::from(pid), bytes);
         }
         self.device.set_backlog(now, !self.waiting.is_empty());
@@ -340,6 +348,7 @@ impl IoPath {
             self.completed.push(Completed {
                 tag: req.tag,
                 enqueued: req.enqueued,
+                issued: req.issued.unwrap_or(req.enqueued),
                 read: req.read,
                 done: done.end,
                 source_size: req.request.source_size,

@@ -4,7 +4,7 @@
 //! error naming texture, tile and rule.
 
 use sfsim::engine::{
-    ContentModel, Engine, EngineConfig, EngineError, EvictionKind, EvictionPolicy, FrameReport, Policies,
+    Completions, ContentModel, Engine, EngineConfig, EngineError, EvictionKind, EvictionPolicy, FrameWork, Policies,
     SyntheticContent, TileDb, TileId, TileStream, LATENCY_STAGES,
 };
 use sfsim::iopath::IoPath;
@@ -38,36 +38,36 @@ impl<'s> Rig<'s> {
         let mut io = IoPath::new(&hw, 1).unwrap();
         let renderer = FeedbackRenderer::new(scene, &RenderConfig::default()).unwrap();
         let mut engine =
-            Engine::new(&cfg, &scene.textures, hw.staging, Box::new(SyntheticContent::default()), policies);
+            Engine::new(&cfg, &scene.textures, hw.staging, Box::new(SyntheticContent::default()), policies, PERIOD);
         engine.load_tails(Time::ZERO, &mut io).unwrap();
         Rig { engine, io, renderer, hw }
     }
 
-    /// Handles every IO and mapping event up to and including `t`.
+    /// Handles every IO and engine event up to and including `t`.
     fn advance_to(&mut self, t: Time) {
         let mut done = Vec::new();
         loop {
-            let next = [self.io.next_wake(), self.engine.next_mapping_event()].into_iter().flatten().min();
+            let next = [self.io.next_wake(), self.engine.next_event()].into_iter().flatten().min();
             let now = next.filter(|&n| n <= t).unwrap_or(t);
             self.io.process(now, &mut done);
             for c in done.drain(..) {
                 self.engine.io_completed(&c);
             }
-            self.engine.mappings_done(now);
+            self.engine.advance(now, &mut self.io, &mut self.renderer).unwrap();
             if now == t {
                 break;
             }
         }
     }
 
-    /// Frame `n`, whose feedback asks for `requested`.
-    fn frame(&mut self, n: u64, requested: &[(u32, TileCoord)]) -> Result<FrameReport, EngineError> {
+    /// Frame `n`, whose feedback asks for `requested`; the render costs only the GPU's fixed
+    /// per-frame time (no pixels, no feedback writes).
+    fn frame(&mut self, n: u64, requested: &[(u32, TileCoord)]) -> Result<(), EngineError> {
         let now = Time(PERIOD.0 * n);
         self.advance_to(now);
-        let mut report = FrameReport::default();
-        self.engine.begin_frame(now, &mut self.renderer, &mut report)?;
-        self.engine.end_frame(now, requested.to_vec(), &mut self.io, &mut self.renderer, &mut report)?;
-        Ok(report)
+        self.engine.begin_frame(now, &mut self.renderer)?;
+        self.engine.end_frame(now, FrameWork::default(), requested.to_vec(), &self.renderer)?;
+        self.engine.advance(now, &mut self.io, &mut self.renderer)
     }
 
     /// Frames `from..to`, asking for [`TILE`] in `asked` and nothing otherwise.
@@ -84,30 +84,59 @@ fn frame_at_or_after(t: Time) -> Time {
     Time(t.0.div_ceil(PERIOD.0) * PERIOD.0)
 }
 
-#[test]
-fn one_tile_is_visible_after_readback_io_mdu_and_mapping() {
+/// One tile's life on the frame timeline, every stage from the config's closed form, for
+/// both ways of noticing completions.
+fn one_tile_through_every_stage(completions: Completions) {
     let scene = scene();
-    let cfg = EngineConfig::default();
+    let cfg = EngineConfig { completions, ..EngineConfig::default() };
     let mut rig = Rig::new(&scene, cfg, Policies::from_config(&cfg).unwrap());
     let asked = 10; // long after the packed tails arrived
     rig.frames(0, 20, asked..=asked);
     let record = rig.engine.records().iter().find(|r| rig.engine.tile_coord(r.tile) == TILE).unwrap();
 
     let stream: TileStream = SyntheticContent::default().stream(0, BcFormat::Bc7, TILE);
-    let (nvme, mdu) = (&rig.hw.nvme, &rig.hw.mdu);
-    let requested = Time(PERIOD.0 * asked);
-    let submitted = Time(PERIOD.0 * (asked + u64::from(cfg.readback_frames)));
+    let (nvme, mdu, cpu, gpu) = (&rig.hw.nvme, &rig.hw.mdu, &cfg.cpu, &cfg.gpu);
+    let texels: u64 = (0..3)
+        .map(|t| {
+            let (w, h) = rig.renderer.feedback_dims(t);
+            u64::from(w) * u64::from(h)
+        })
+        .sum();
+    let frame_start = |n: u64| Time(PERIOD.0 * n);
+    // Nothing is visible or evicted in frame `asked`: its render starts at the frame start.
+    let requested = frame_start(asked);
+    // Feedback is back two frames later; the feedback thread analyses every texel of the
+    // three maps (one Seen tile: nothing to sort), then submits the one load.
+    let analysed = frame_start(asked + u64::from(cfg.readback_frames));
+    let submitted = analysed + Time(cpu.analysis_per_texel.0 * texels);
     let read = submitted + nvme.per_io + nvme.peak.time_for(stream.compressed) + nvme.latency;
     let decompressed =
         read + mdu.setup + mdu.input.time_for(stream.compressed).max(mdu.output.time_for(stream.uncompressed));
-    let mapped = submitted + cfg.mapping_call + cfg.mapping_per_tile;
+    // The pass ends one submission cost later; its UpdateTileMappings call queues behind
+    // that frame's render and feedback resolve on the GPU queue.
+    let pass_end = submitted + cpu.submit_per_request;
+    let gpu_free = analysed + gpu.frame + Time(gpu.resolve_per_texel.0 * texels);
+    let mapped = pass_end.max(gpu_free) + cfg.mapping_call + cfg.mapping_per_tile;
+    let ready = decompressed.max(mapped);
+    // The MinMip map of texture 0 is rewritten on the CPU and copied to the GPU.
+    let (mw, mh) = rig.engine.minmip_dims(0);
+    let minmip_texels = u64::from(mw) * u64::from(mh);
+    let update = Time(cpu.minmip_per_texel.0 * minmip_texels);
+    let copy = Time(gpu.minmip_copy_per_texel.0 * minmip_texels);
+    let visible = match completions {
+        // Polled at the next frame start; the copy heads that frame's command list.
+        Completions::PerFrame => frame_at_or_after(ready) + update + copy,
+        // The streaming thread updates at once and uploads on the copy queue.
+        Completions::StreamingThread => ready + update + copy,
+    };
     assert_eq!(stream.uncompressed.0, TILE_BYTES);
     assert_eq!(record.requested, requested);
+    assert_eq!(record.analysed, Some(analysed));
     assert_eq!(record.submitted, Some(submitted));
+    assert_eq!(record.issued, Some(submitted), "the drive was idle");
     assert_eq!(record.read, Some(read));
     assert_eq!(record.decompressed, Some(decompressed));
     assert_eq!(record.mapped, Some(mapped));
-    let visible = frame_at_or_after(decompressed.max(mapped));
     assert_eq!(record.visible, Some(visible));
     assert_eq!(rig.engine.loads(), 1);
     // The latency split into its stages, each from the same closed form.
@@ -115,13 +144,25 @@ fn one_tile_is_visible_after_readback_io_mdu_and_mapping() {
         let s = LATENCY_STAGES.iter().find(|s| s.name == name).unwrap();
         (s.length)(record).unwrap()
     };
-    assert_eq!(stage("readback"), submitted - requested);
-    assert_eq!(stage("io"), read - submitted);
+    assert_eq!(stage("readback"), analysed - requested);
+    assert_eq!(stage("cpu_wait"), submitted - analysed);
+    assert_eq!(stage("io_queue"), Time::ZERO);
+    assert_eq!(stage("drive"), read - submitted);
     assert_eq!(stage("mdu"), decompressed - read);
     assert_eq!(stage("mapping"), mapped.saturating_sub(decompressed));
-    assert_eq!(stage("visibility"), visible - decompressed.max(mapped));
+    assert_eq!(stage("visibility"), visible - ready);
     let sum = LATENCY_STAGES.iter().map(|s| (s.length)(record).unwrap().0).sum::<u64>();
     assert_eq!(Time(sum), visible - requested);
+}
+
+#[test]
+fn one_tile_per_frame_polling_is_visible_at_a_render_start() {
+    one_tile_through_every_stage(Completions::PerFrame);
+}
+
+#[test]
+fn one_tile_with_a_streaming_thread_is_visible_when_its_upload_lands() {
+    one_tile_through_every_stage(Completions::StreamingThread);
 }
 
 #[test]
@@ -210,6 +251,7 @@ fn a_content_model_making_an_invalid_request_is_an_error_naming_texture_and_tile
         hw.staging,
         Box::new(IncompressibleButZlib),
         Policies::from_config(&cfg).unwrap(),
+        PERIOD,
     );
     let err = engine.load_tails(Time::ZERO, &mut io).unwrap_err();
     let text = err.to_string();

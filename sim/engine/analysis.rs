@@ -5,7 +5,7 @@
 
 use super::feedback::TextureGroup;
 use super::tiles::{Status, TileId};
-use super::{Engine, EngineError, FrameReport};
+use super::{Engine, EngineError};
 use sfsim_models::texture::{TextureDesc, TileCoord};
 use sfsim_models::units::Time;
 
@@ -15,24 +15,18 @@ impl Engine {
         now: Time,
         written: Time,
         requested: &[(u32, TileCoord)],
-        read_back: u64,
-        report: &mut FrameReport,
     ) -> Result<(), EngineError> {
-        // The sample scans every texel of every map it read back, requested or not: coarser
-        // and shared maps are what shrink this work.
-        report.texels_analysed += read_back;
-        report.cpu_analysis += Time(self.cfg.cpu.analysis_per_texel.0 * read_back);
         let mut touched = std::mem::take(&mut self.counters.touched);
         for &(texture, tile) in requested {
             let from = *self.db.desc(texture);
             let group = self.group_of(texture, tile)?;
             for &t in group.as_slice() {
                 if t == texture {
-                    self.touch_with_parents(t, tile, written, true, &mut touched);
+                    self.touch_with_parents(t, tile, (written, now), true, &mut touched);
                 } else {
                     // A set's textures can have different tile shapes and tails.
                     for c in companion_tiles(&from, tile, self.db.desc(t)) {
-                        self.touch_with_parents(t, c, written, false, &mut touched);
+                        self.touch_with_parents(t, c, (written, now), false, &mut touched);
                     }
                 }
             }
@@ -85,9 +79,17 @@ impl Engine {
             .sum()
     }
 
-    /// Feedback written at `written` asked for `tile` of texture `t`: it and every coarser
-    /// tile above it are wanted. `counted` adds them to the per-mip access counts.
-    fn touch_with_parents(&mut self, t: u32, tile: TileCoord, written: Time, counted: bool, touched: &mut Vec<TileId>) {
+    /// Feedback written at `when.0` and analysed at `when.1` asked for `tile` of texture
+    /// `t`: it and every coarser tile above it are wanted. `counted` adds them to the
+    /// per-mip access counts.
+    fn touch_with_parents(
+        &mut self,
+        t: u32,
+        tile: TileCoord,
+        when: (Time, Time),
+        counted: bool,
+        touched: &mut Vec<TileId>,
+    ) {
         let grid = *self.db.grid(t);
         for mip in tile.mip..grid.first_packed_mip() {
             let shift = mip - tile.mip;
@@ -95,11 +97,11 @@ impl Engine {
             if counted {
                 self.counters.access_per_mip[(mip as usize).min(15)] += 1;
             }
-            self.touch(TileId { texture: t, index: grid.tile_index(coord) }, written, touched);
+            self.touch(TileId { texture: t, index: grid.tile_index(coord) }, when, touched);
         }
     }
 
-    fn touch(&mut self, id: TileId, written: Time, touched: &mut Vec<TileId>) {
+    fn touch(&mut self, id: TileId, (written, analysed): (Time, Time), touched: &mut Vec<TileId>) {
         let s = self.db.state_mut(id);
         s.last_seen = s.last_seen.max(written);
         if !s.touched {
@@ -110,6 +112,9 @@ impl Engine {
             s.status = Status::Seen;
             self.lists.seen.push(id);
             self.db.open_record(id, written);
+            if let Some(r) = self.db.record_mut(id) {
+                r.analysed = Some(analysed);
+            }
         }
     }
 }

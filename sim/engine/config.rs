@@ -4,6 +4,7 @@
 use super::eviction::EvictionKind;
 use super::feedback::FeedbackPolicyKind;
 use super::load_order::LoadOrderKind;
+use super::timeline::{Completions, GpuCosts};
 use serde::{Deserialize, Serialize};
 use sfsim_models::units::{Bytes, Time};
 use sfsim_models::ConfigError;
@@ -21,6 +22,15 @@ pub struct CpuCosts {
     pub submit_per_request: Time,
     /// Per MinMip texel rewritten on the CPU copy (3 ns).
     pub minmip_per_texel: Time,
+    /// `GpuAnalysis` only: per entry of the load/evict lists the GPU pass hands the CPU
+    /// (20 ns).
+    pub per_list_entry: Time,
+    /// CPU speed in percent of the host the costs above were measured on (100): every cost
+    /// is divided by it.
+    pub speed_percent: u32,
+    /// The feedback thread's budget per frame: a pass that ends later than this after its
+    /// frame started counts as late (None: one frame period).
+    pub frame_budget: Option<Time>,
 }
 
 impl Default for CpuCosts {
@@ -30,7 +40,44 @@ impl Default for CpuCosts {
             sort_per_tile: Time::from_ns(5),
             submit_per_request: Time::from_us(1),
             minmip_per_texel: Time::from_ns(3),
+            per_list_entry: Time::from_ns(20),
+            speed_percent: 100,
+            frame_budget: None,
         }
+    }
+}
+
+impl CpuCosts {
+    /// `units` of work at `per_unit` each on a CPU of `speed_percent`.
+    pub fn cost(&self, per_unit: Time, units: u64) -> Time {
+        let ps = u128::from(per_unit.0) * u128::from(units) * 100 / u128::from(self.speed_percent.max(1));
+        Time(ps.min(u128::from(u64::MAX)) as u64)
+    }
+
+    /// Range checks; fields are relative to `cpu`.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if !(10..=1000).contains(&self.speed_percent) {
+            return Err(ConfigError::new(
+                "speed_percent",
+                format!("{} is out of range; expected 10..=1000", self.speed_percent),
+            ));
+        }
+        if let Some(b) = self.frame_budget.filter(|b| *b == Time::ZERO || *b > Time::from_secs(1)) {
+            return Err(ConfigError::new("frame_budget", format!("{b} is out of range; expected (0s, 1s] or None")));
+        }
+        let limits = [
+            ("analysis_per_texel", self.analysis_per_texel),
+            ("sort_per_tile", self.sort_per_tile),
+            ("submit_per_request", self.submit_per_request),
+            ("minmip_per_texel", self.minmip_per_texel),
+            ("per_list_entry", self.per_list_entry),
+        ];
+        for (field, value) in limits {
+            if value > Time::from_ms(1) {
+                return Err(ConfigError::new(field, format!("{value} is out of range; expected 0s..=1ms")));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -56,6 +103,10 @@ pub struct EngineConfig {
     pub mapping_per_tile: Time,
     /// Modeled CPU cost per unit of work of each subsystem.
     pub cpu: CpuCosts,
+    /// Modeled GPU cost of the frame's render, feedback resolve and MinMip copies.
+    pub gpu: GpuCosts,
+    /// How completions are noticed: once per frame (the sample's) or by a streaming thread.
+    pub completions: Completions,
 }
 
 impl Default for EngineConfig {
@@ -70,6 +121,8 @@ impl Default for EngineConfig {
             mapping_call: Time::from_us(20),
             mapping_per_tile: Time::from_ns(500),
             cpu: CpuCosts::default(),
+            gpu: GpuCosts::default(),
+            completions: Completions::default(),
         }
     }
 }
@@ -107,6 +160,7 @@ impl EngineConfig {
                 format!("{} is out of range; expected 0s..=1ms", self.mapping_per_tile),
             ));
         }
-        Ok(())
+        self.cpu.validate().map_err(|e| e.within("cpu"))?;
+        self.gpu.validate().map_err(|e| e.within("gpu"))
     }
 }

@@ -41,4 +41,7 @@ pub enum EngineError {
         /// What was wrong.
         rule: &'static str,
     },
+    /// `end_frame` was called without a `begin_frame` before it: fix the caller's loop.
+    #[error("engine: end_frame called before any begin_frame")]
+    FrameOrder,
 }

@@ -8,18 +8,21 @@ use sfsim_models::units::Time;
 pub struct TileRecord {
     /// The tile.
     pub tile: TileId,
-    /// Frame time of the feedback that first asked for it (read back and analysed
-    /// `readback_frames` later).
+    /// Render start of the frame whose feedback first asked for it.
     pub requested: Time,
+    /// The feedback pass that found it began (feedback read back and the thread free).
+    pub analysed: Option<Time>,
     /// Its DirectStorage request was enqueued.
     pub submitted: Option<Time>,
+    /// Its first IO entered the drive.
+    pub issued: Option<Time>,
     /// Last byte read from the drive.
     pub read: Option<Time>,
     /// Data in the pool (MDU done).
     pub decompressed: Option<Time>,
     /// UpdateTileMappings finished.
     pub mapped: Option<Time>,
-    /// Visible through the MinMip map.
+    /// Visible through the GPU's MinMip map.
     pub visible: Option<Time>,
     /// Unmapped and freed.
     pub evicted: Option<Time>,
@@ -37,16 +40,27 @@ pub struct LatencyStage {
 
 /// The stages of a tile's latency, in order; for a visible tile they add up to its latency
 /// (first requested → visible).
-pub const LATENCY_STAGES: [LatencyStage; 5] = [
+pub const LATENCY_STAGES: [LatencyStage; 7] = [
     LatencyStage {
         name: "readback",
-        spans: "feedback written → load submitted (readback frames, analysis, waiting in Seen Tiles)",
-        length: |r| Some(r.submitted?.saturating_sub(r.requested)),
+        spans: "feedback written → the feedback pass that found it began (readback frames, resolve and copy, \
+                the feedback thread busy)",
+        length: |r| Some(r.analysed?.saturating_sub(r.requested)),
     },
     LatencyStage {
-        name: "io",
-        spans: "load submitted → last byte read (DirectStorage queue, staging, drive)",
-        length: |r| Some(r.read?.saturating_sub(r.submitted?)),
+        name: "cpu_wait",
+        spans: "pass began → load submitted (analysis, sort, earlier submissions, waiting in Seen Tiles)",
+        length: |r| Some(r.submitted?.saturating_sub(r.analysed?)),
+    },
+    LatencyStage {
+        name: "io_queue",
+        spans: "load submitted → its first IO entered the drive (staging space, queue depth)",
+        length: |r| Some(r.issued?.saturating_sub(r.submitted?)),
+    },
+    LatencyStage {
+        name: "drive",
+        spans: "first IO entered the drive → last byte read",
+        length: |r| Some(r.read?.saturating_sub(r.issued?)),
     },
     LatencyStage {
         name: "mdu",
@@ -60,7 +74,8 @@ pub const LATENCY_STAGES: [LatencyStage; 5] = [
     },
     LatencyStage {
         name: "visibility",
-        spans: "data and mapping ready → visible through the MinMip map (the next frame's update)",
+        spans: "data and mapping ready → visible through the GPU MinMip map (polling, MinMip update and copy, \
+                the next render)",
         length: |r| Some(r.visible?.saturating_sub(r.decompressed?.max(r.mapped?))),
     },
 ];
@@ -71,7 +86,9 @@ impl TileRecord {
         TileRecord {
             tile,
             requested,
+            analysed: None,
             submitted: None,
+            issued: None,
             read: None,
             decompressed: None,
             mapped: None,

@@ -1,31 +1,29 @@
-//! UpdateTileMappings on the serial GPU copy queue: each call costs a fixed time plus a
-//! time per tile mapped or unmapped, and calls run one after another.
+//! UpdateTileMappings on the GPU's direct queue: each call costs a fixed time plus a time
+//! per tile mapped or unmapped, and queues behind the work already on the queue (the
+//! frame's render among it).
 
 use super::tiles::TileId;
+use super::timeline::SerialQueue;
 use sfsim_models::units::Time;
 use std::collections::VecDeque;
 
 pub(super) struct MappingQueue {
     per_call: Time,
     per_tile: Time,
-    /// When the queue finishes the last call queued so far.
-    free_at: Time,
     /// Calls that map loading tiles: when each finishes, and its tiles.
     pending: VecDeque<(Time, Vec<TileId>)>,
 }
 
 impl MappingQueue {
     pub fn new(per_call: Time, per_tile: Time) -> MappingQueue {
-        MappingQueue { per_call, per_tile, free_at: Time::ZERO, pending: VecDeque::new() }
+        MappingQueue { per_call, per_tile, pending: VecDeque::new() }
     }
 
-    /// Queues one call that maps `mapped` (loading tiles, told when it finishes) or unmaps
-    /// `unmapped` tiles at `now`; returns when the call finishes.
-    pub fn queue(&mut self, now: Time, mapped: Vec<TileId>, unmapped: usize) -> Time {
+    /// Queues one call on `queue` at `now` that maps `mapped` (loading tiles, told when it
+    /// finishes) or unmaps `unmapped` tiles; returns when the call finishes.
+    pub fn queue(&mut self, queue: &mut SerialQueue, now: Time, mapped: Vec<TileId>, unmapped: usize) -> Time {
         let tiles = (mapped.len() + unmapped) as u64;
-        let start = now.max(self.free_at);
-        let end = start + self.per_call + Time(self.per_tile.0 * tiles);
-        self.free_at = end;
+        let (_, end) = queue.run(now, self.per_call + Time(self.per_tile.0 * tiles));
         if !mapped.is_empty() {
             self.pending.push_back((end, mapped));
         }

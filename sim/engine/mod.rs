@@ -17,6 +17,7 @@ mod content;
 mod error;
 pub mod eviction;
 pub mod feedback;
+mod frame;
 mod invariants;
 mod lifecycle;
 pub mod load_order;
@@ -24,11 +25,13 @@ mod loads;
 mod mapping;
 mod minmip;
 mod packed;
+mod pass;
 mod pool;
 mod report;
 mod stats;
 mod submit;
 mod tiles;
+mod timeline;
 
 pub use config::{CpuCosts, EngineConfig};
 pub use content::{ContentConfig, ContentModel, SyntheticContent, TileStream};
@@ -40,18 +43,21 @@ pub use load_order::{LoadOrder, LoadOrderKind, SeenTile};
 pub use packed::{PackedConfig, PackedContent, Verifier, Verify};
 pub use report::{Bottleneck, FrameReport};
 pub use tiles::{Status, TileDb, TileId, TileState};
+pub use timeline::{Completions, FrameGpu, FrameWork, GpuCosts};
 
 use crate::iopath::{Completed, IoPath};
 use crate::scene::FeedbackRenderer;
 use loads::{request_for, InFlight, InFlightRequests};
 use mapping::MappingQueue;
 use minmip::MinMipMaps;
+use pass::FeedbackThread;
 use pool::TilePool;
 use sfsim_models::gpu::Lod53;
 use sfsim_models::texture::{TextureDesc, TileCoord};
 use sfsim_models::units::{Bytes, Time};
 use stats::EngineCounters;
 use std::collections::VecDeque;
+use timeline::Timeline;
 
 /// The engine's three policies, built from the scenario's selectors or supplied by the
 /// caller (a policy written outside the crate).
@@ -85,15 +91,19 @@ struct TileLists {
     complete: Vec<TileId>,
     /// Visible through the MinMip map (order is irrelevant: policies sort what they need).
     resident: Vec<TileId>,
+    /// `PerFrame`: tiles whose MinMip update rides in the frame being recorded.
+    showing: Vec<TileId>,
+    /// `StreamingThread`: MinMip uploads on the copy queue, when each lands and its tiles.
+    uploading: VecDeque<(Time, Vec<TileId>)>,
 }
 
-/// Feedback waiting for readback: (frame time it was written, requested tiles).
-type Readback = VecDeque<(Time, Vec<(u32, TileCoord)>)>;
-
-/// The streaming engine. Drive it with [`begin_frame`](Engine::begin_frame) and
-/// [`end_frame`](Engine::end_frame) around each frame's render, and hand it the IO path's
-/// completions ([`io_completed`](Engine::io_completed)) and mapping times
-/// ([`mappings_done`](Engine::mappings_done)) as they happen.
+/// The streaming engine, a self-timed component of its owner's event loop. Drive it with
+/// [`begin_frame`](Engine::begin_frame) and [`end_frame`](Engine::end_frame) around each
+/// frame's render, hand it the IO path's completions
+/// ([`io_completed`](Engine::io_completed)) as they happen, and call
+/// [`advance`](Engine::advance) at every time [`next_event`](Engine::next_event) names:
+/// its threads' work (analysis, submissions, MinMip uploads) and mapping completions
+/// happen there.
 pub struct Engine {
     cfg: EngineConfig,
     db: TileDb,
@@ -102,7 +112,11 @@ pub struct Engine {
     pool: TilePool,
     requests: InFlightRequests,
     mapping: MappingQueue,
-    readback: Readback,
+    feedback: FeedbackThread,
+    timeline: Timeline,
+    frame_period: Time,
+    /// One report per frame begun (a frame's pass may finish after the next frame began).
+    reports: Vec<FrameReport>,
     policies: Policies,
     content: Box<dyn ContentModel>,
     counters: EngineCounters,
@@ -110,13 +124,15 @@ pub struct Engine {
 
 impl Engine {
     /// An engine over `textures` (scene order: texture `t` is kind `t % 3` of set `t / 3`)
-    /// with a staging buffer of `staging`, tile sizes from `content`, and `policies`.
+    /// with a staging buffer of `staging`, tile sizes from `content`, and `policies`, for
+    /// frames `frame_period` apart (the feedback thread's default budget).
     pub fn new(
         cfg: &EngineConfig,
         textures: &[TextureDesc],
         staging: Bytes,
         content: Box<dyn ContentModel>,
         policies: Policies,
+        frame_period: Time,
     ) -> Engine {
         let db = TileDb::new(textures);
         Engine {
@@ -127,7 +143,10 @@ impl Engine {
             pool: TilePool::new(cfg.pool_slots()),
             requests: InFlightRequests::new(staging),
             mapping: MappingQueue::new(cfg.mapping_call, cfg.mapping_per_tile),
-            readback: VecDeque::new(),
+            feedback: FeedbackThread::default(),
+            timeline: Timeline::default(),
+            frame_period,
+            reports: Vec::new(),
             policies,
             content,
             counters: EngineCounters::default(),
@@ -232,48 +251,6 @@ impl Engine {
         self.db.texture_count()
     }
 
-    /// Start of frame: tiles completed since the last frame become visible (MinMip update
-    /// on the CPU copy, copied to the GPU maps), then evictions.
-    pub fn begin_frame(
-        &mut self,
-        now: Time,
-        renderer: &mut FeedbackRenderer,
-        report: &mut FrameReport,
-    ) -> Result<(), EngineError> {
-        let mut texels = 0u64;
-        let mut changed: Vec<u32> = Vec::new();
-        for id in std::mem::take(&mut self.lists.complete) {
-            self.db.state_mut(id).status = Status::Resident;
-            if let Some(r) = self.db.record_mut(id) {
-                r.visible = Some(now);
-            }
-            self.lists.resident.push(id);
-            report.became_visible += 1;
-            // The sample rewrites the texture's map for every tile it completes.
-            texels += self.minmip.texels(id.texture);
-            changed.push(id.texture);
-        }
-        changed.sort_unstable();
-        changed.dedup();
-        for &t in &changed {
-            self.minmip.refresh(&self.db, t);
-        }
-        let victims = self.policies.eviction.victims(now, &self.db, &self.lists.resident);
-        let evicted = self.evict(now, &victims)?;
-        for &t in &evicted {
-            texels += self.minmip.refresh(&self.db, t);
-        }
-        changed.extend(evicted);
-        changed.sort_unstable();
-        changed.dedup();
-        for t in changed {
-            self.minmip.copy_to_gpu(t, renderer);
-        }
-        report.evictions += victims.len() as u32;
-        report.cpu_minmip += Time(self.cfg.cpu.minmip_per_texel.0 * texels);
-        Ok(())
-    }
-
     /// Evicts `victims` (one UpdateTileMappings call unmaps them); returns their textures,
     /// sorted and deduplicated, for the MinMip update.
     fn evict(&mut self, now: Time, victims: &[TileId]) -> Result<Vec<u32>, EngineError> {
@@ -285,7 +262,7 @@ impl Engine {
         }
         let gone: std::collections::HashSet<TileId> = victims.iter().copied().collect();
         self.lists.resident.retain(|id| !gone.contains(id));
-        self.mapping.queue(now, Vec::new(), victims.len());
+        self.mapping.queue(&mut self.timeline.gpu, now, Vec::new(), victims.len());
         let mut textures: Vec<u32> = victims.iter().map(|id| id.texture).collect();
         textures.sort_unstable();
         textures.dedup();
@@ -312,13 +289,8 @@ impl Engine {
         Ok(())
     }
 
-    /// When the next UpdateTileMappings call with tiles to complete finishes.
-    pub fn next_mapping_event(&self) -> Option<Time> {
-        self.mapping.next_event()
-    }
-
     /// Marks mappings finished by `now`.
-    pub fn mappings_done(&mut self, now: Time) {
+    fn mappings_done(&mut self, now: Time) {
         while let Some((end, ids)) = self.mapping.pop_done(now) {
             for id in ids {
                 if let Some(r) = self.db.record_mut(id) {
@@ -351,6 +323,7 @@ impl Engine {
             Some(InFlight::Tiles { tiles, .. }) => {
                 for &id in &tiles {
                     if let Some(r) = self.db.record_mut(id) {
+                        r.issued = Some(c.issued);
                         r.read = Some(c.read);
                         r.decompressed = Some(c.done);
                     }
@@ -361,34 +334,5 @@ impl Engine {
             }
             None => Vec::new(),
         }
-    }
-
-    /// End of frame: queue this frame's feedback for readback, analyse the feedback that is
-    /// back, then submit loads.
-    pub fn end_frame(
-        &mut self,
-        now: Time,
-        requested: Vec<(u32, TileCoord)>,
-        io: &mut IoPath,
-        renderer: &mut FeedbackRenderer,
-        report: &mut FrameReport,
-    ) -> Result<(), EngineError> {
-        self.readback.push_back((now, requested));
-        if self.readback.len() > self.cfg.readback_frames as usize {
-            if let Some((written, back)) = self.readback.pop_front() {
-                let texels = self.feedback_texels(renderer);
-                self.analyse(now, written, &back, texels, report)?;
-            }
-        }
-        let reclaimed = self.submit(now, io, report)?;
-        // Standby tiles reclaimed for this frame's loads leave the MinMip map before their
-        // slots are remapped (the GPU copy precedes UpdateTileMappings on the queue).
-        for t in reclaimed {
-            report.cpu_minmip += Time(self.cfg.cpu.minmip_per_texel.0 * self.minmip.refresh(&self.db, t));
-            self.minmip.copy_to_gpu(t, renderer);
-        }
-        report.seen_list = self.lists.seen.len() as u32;
-        self.counters.end_frame(report, self.requests.tiles() as u64, self.pool.used());
-        Ok(())
     }
 }

@@ -1,5 +1,6 @@
 //! The engine's side of one frame: counts, what stopped loading, modeled CPU time.
 
+use super::timeline::FrameGpu;
 use sfsim_models::units::Time;
 
 /// What stopped the next load in a frame.
@@ -54,4 +55,24 @@ pub struct FrameReport {
     pub cpu_submit: Time,
     /// Modeled CPU time of MinMip updates.
     pub cpu_minmip: Time,
+    /// Tiles between submission and completion at the frame's start.
+    pub tiles_in_flight: u64,
+    /// Pool slots in use at the frame's start.
+    pub pool_used: u32,
+    /// When the frame's GPU work ran.
+    pub gpu: FrameGpu,
+    /// GPU time of the frame's render (without MinMip copy and resolve).
+    pub gpu_render: Time,
+    /// GPU time of the frame's feedback resolve and copy (and `GpuAnalysis`'s pass).
+    pub gpu_feedback: Time,
+    /// MinMip texels copied CPU→GPU for this frame (its command list, or the streaming
+    /// thread's uploads while it was the latest frame).
+    pub minmip_texels_copied: u64,
+    /// The feedback thread's pass for this frame: when it began and ended (`None`: no
+    /// feedback was due yet).
+    pub pass_start: Option<Time>,
+    /// See `pass_start`.
+    pub pass_end: Option<Time>,
+    /// The pass ended after the frame's budget.
+    pub pass_late: bool,
 }

@@ -10,19 +10,6 @@ use super::Engine;
 use crate::stats::{percentile, StatSet, LATENCY_POINTS};
 use sfsim_models::units::Time;
 
-/// Summaries of every frame's [`FrameReport`] and engine state at the frame's end.
-#[derive(Debug, Default)]
-struct FrameSamples {
-    frames: u64,
-    tiles_in_flight_sum: u64,
-    tiles_in_flight_max: u64,
-    pool_used_max: u32,
-    /// Frames stopped by each bottleneck, in [`Bottleneck::ALL`] order.
-    bottlenecks: [u64; 4],
-    /// Sums of per-frame modeled CPU milliseconds: analysis, sort, submit, MinMip.
-    cpu_ms: [f64; 4],
-}
-
 #[derive(Debug, Default)]
 pub(super) struct EngineCounters {
     pub loads: u64,
@@ -32,25 +19,6 @@ pub(super) struct EngineCounters {
     pub tails: TailLoads,
     /// The analysis pass's list of touched tiles, kept for its capacity.
     pub touched: Vec<TileId>,
-    frames: FrameSamples,
-}
-
-impl EngineCounters {
-    pub fn end_frame(&mut self, report: &FrameReport, tiles_in_flight: u64, pool_used: u32) {
-        let f = &mut self.frames;
-        f.frames += 1;
-        f.tiles_in_flight_sum += tiles_in_flight;
-        f.tiles_in_flight_max = f.tiles_in_flight_max.max(tiles_in_flight);
-        f.pool_used_max = f.pool_used_max.max(pool_used);
-        if let Some(b) = report.bottleneck {
-            let i = Bottleneck::ALL.iter().position(|x| *x == b).unwrap_or(0);
-            f.bottlenecks[i] += 1;
-        }
-        let cpu = [report.cpu_analysis, report.cpu_sort, report.cpu_submit, report.cpu_minmip];
-        for (sum, t) in f.cpu_ms.iter_mut().zip(cpu) {
-            *sum += t.as_ms_f64();
-        }
-    }
 }
 
 impl Engine {
@@ -97,7 +65,7 @@ impl Engine {
     pub fn push_stats(&self, s: &mut StatSet, frame_period: Time) {
         let latencies = self.tile_latencies();
         s.push_percentiles_ms("tile.latency", &latencies, &LATENCY_POINTS[..3], |n| {
-            format!("tile latency {n}: frame whose feedback first asked for it → visible")
+            format!("tile latency {n}: render start of the frame whose feedback first asked for it → visible")
         });
         s.push(
             "tile.latency_frames.p95",
@@ -127,17 +95,20 @@ impl Engine {
             "count",
             "tile loads that became visible",
         );
-        let f = &c.frames;
-        let n = f.frames.max(1) as f64;
+        let f = &self.reports;
+        let n = f.len().max(1) as f64;
+        let tiles_in_flight_max = f.iter().map(|r| r.tiles_in_flight).max().unwrap_or(0);
+        let tiles_in_flight_sum: u64 = f.iter().map(|r| r.tiles_in_flight).sum();
+        let pool_used_max = f.iter().map(|r| r.pool_used).max().unwrap_or(0);
         s.push(
             "engine.tiles_in_flight.max",
-            Some(f.tiles_in_flight_max as f64),
+            Some(tiles_in_flight_max as f64),
             "tiles",
             "most tiles between submission and completion at a frame start",
         );
         s.push(
             "engine.tiles_in_flight.mean",
-            Some(f.tiles_in_flight_sum as f64 / n),
+            Some(tiles_in_flight_sum as f64 / n),
             "tiles",
             "tiles in flight, mean over frames",
         );
@@ -145,7 +116,7 @@ impl Engine {
         s.push("pool.capacity", Some(capacity), "tiles", "64 KiB slots in the tile pool");
         s.push(
             "pool.occupancy.max",
-            Some(f64::from(f.pool_used_max) / capacity.max(1.0)),
+            Some(f64::from(pool_used_max) / capacity.max(1.0)),
             "fraction",
             "highest share of pool slots in use",
         );
@@ -162,7 +133,8 @@ impl Engine {
             "GB",
             "total virtual size of all textures (tiles × 64 KiB)",
         );
-        for (b, count) in Bottleneck::ALL.iter().zip(f.bottlenecks) {
+        for b in Bottleneck::ALL {
+            let count = f.iter().filter(|r| r.bottleneck == Some(b)).count();
             s.push(
                 &format!("engine.bottleneck.{}", b.name()),
                 Some(count as f64 / n),
@@ -170,11 +142,67 @@ impl Engine {
                 format!("share of frames whose next load was stopped by: {}", b.name()),
             );
         }
-        let [analysis, sort, submit, minmip] = f.cpu_ms.map(|ms| ms / n);
+        let mean_ms = |t: fn(&FrameReport) -> Time| f.iter().map(|r| t(r).as_ms_f64()).sum::<f64>() / n;
+        let [analysis, sort, submit, minmip] =
+            [
+            (|r| r.cpu_analysis) as fn(&FrameReport) -> Time,
+            |r| r.cpu_sort,
+            |r| r.cpu_submit,
+            |r| r.cpu_minmip,
+        ]
+        .map(mean_ms);
         s.push("cpu.analysis", Some(analysis), "ms/frame", "modeled CPU time of feedback analysis per frame");
         s.push("cpu.sort", Some(sort), "ms/frame", "modeled CPU time of sorting Seen Tiles per frame");
         s.push("cpu.submit", Some(submit), "ms/frame", "modeled CPU time of building DirectStorage requests per frame");
         s.push("cpu.minmip", Some(minmip), "ms/frame", "modeled CPU time of MinMip updates per frame");
+        self.push_timeline_stats(s, mean_ms);
+    }
+
+    /// The frame timeline: GPU time per frame, how busy each queue and thread was, and how
+    /// many frames overran.
+    fn push_timeline_stats(&self, s: &mut StatSet, mean_ms: impl Fn(fn(&FrameReport) -> Time) -> f64) {
+        let t = &self.timeline;
+        s.push("gpu.render", Some(mean_ms(|r| r.gpu_render)), "ms/frame", "modeled GPU time of the frame's render");
+        s.push(
+            "gpu.feedback",
+            Some(mean_ms(|r| r.gpu_feedback)),
+            "ms/frame",
+            "modeled GPU time of the feedback resolve and copy (and GpuAnalysis's pass)",
+        );
+        let span = self.reports.len() as u64 * self.frame_period.0;
+        let share = |busy: Time| Some(if span == 0 { 0.0 } else { busy.0 as f64 / span as f64 });
+        s.push("gpu.busy", share(t.gpu.busy()), "fraction", "share of the run the GPU direct queue was busy");
+        s.push("gpu.copy_busy", share(t.copy.busy()), "fraction", "share of the run the GPU copy queue was busy");
+        s.push(
+            "cpu.feedback_thread_busy",
+            share(t.feedback_thread.busy()),
+            "fraction",
+            "share of the run the engine's feedback thread was busy (analysis, sort, submission)",
+        );
+        s.push(
+            "cpu.streaming_thread_busy",
+            share(t.streaming_thread.busy()),
+            "fraction",
+            "share of the run the streaming thread was busy (StreamingThread only)",
+        );
+        s.push(
+            "cpu.begin_frame",
+            Some(t.begin_frame_cpu.as_ms_f64() / self.reports.len().max(1) as f64),
+            "ms/frame",
+            "modeled CPU time of BeginFrame on the render thread (MinMip updates, evictions)",
+        );
+        s.push(
+            "cpu.passes_late",
+            Some(t.passes_late as f64),
+            "frames",
+            "feedback passes that ended after their frame's budget (engine.cpu.frame_budget)",
+        );
+        s.push(
+            "gpu.renders_late",
+            Some(t.renders_late as f64),
+            "frames",
+            "frames whose render began more than a frame period after the frame started",
+        );
     }
 
     /// Mean and p95 of each stage of the visible tiles' latency (the means add up to the

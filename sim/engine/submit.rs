@@ -12,60 +12,94 @@ use crate::iopath::IoPath;
 use sfsim_models::mdu::Stages;
 use sfsim_models::units::Time;
 
+/// What one submission step did.
+pub(super) enum Step {
+    /// One load was submitted; the thread moves on after its submission cost.
+    Submitted,
+    /// The pass is over: every Seen tile was submitted, or `Bottleneck` stopped the next.
+    Stopped(Bottleneck),
+}
+
 impl Engine {
-    /// Submits loads; returns the textures whose standby tiles were reclaimed.
-    pub(super) fn submit(
-        &mut self,
-        now: Time,
-        io: &mut IoPath,
-        report: &mut FrameReport,
-    ) -> Result<Vec<u32>, EngineError> {
-        let mut reclaimed_textures = Vec::new();
+    /// Seen Tiles in the load order's sequence, for a submission pass; the sort's CPU cost
+    /// goes to `report`.
+    pub(super) fn submission_order(&mut self, report: &mut FrameReport) -> Vec<SeenTile> {
         let n = self.lists.seen.len() as u64;
         if n > 1 {
-            report.cpu_sort += Time(self.cfg.cpu.sort_per_tile.0 * n * u64::from(64 - n.leading_zeros()));
+            report.cpu_sort += self.cfg.cpu.cost(self.cfg.cpu.sort_per_tile, n * u64::from(64 - n.leading_zeros()));
         }
         let mut order: Vec<SeenTile> = self.lists.seen.iter().map(|&id| self.seen_tile(id)).collect();
         self.policies.load_order.sort(&mut order);
-        let mut submitted = Vec::new();
-        let mut stop = Bottleneck::Nothing;
-        let mut waiting = Vec::new();
-        for (i, seen) in order.iter().enumerate() {
-            let id = seen.id;
-            if self.db.state(id).status != Status::Seen {
-                // Loaded with an earlier tile of its set.
-                continue;
-            }
-            if self.cfg.upload_cap.is_some_and(|cap| report.loads >= cap) {
-                stop = Bottleneck::UploadCap;
-            } else {
-                let (group, streams) = self.load_group(id)?;
-                let compressed: u64 = streams.iter().map(|s| s.compressed.0).sum();
-                if !self.requests.staging_fits(compressed) {
-                    stop = Bottleneck::Staging;
-                } else if !self.reserve_slots(group.len(), now, report, &mut reclaimed_textures)? {
-                    stop = Bottleneck::Pool;
-                } else {
-                    self.start_load(now, &group, &streams, compressed, io)?;
-                    submitted.extend(group);
-                    report.loads += 1;
-                    continue;
-                }
-            }
-            waiting.extend(order[i..].iter().map(|s| s.id));
-            break;
+        order
+    }
+
+    /// Submits the next load of `order` from `*next` on, if staging memory, pool slots and
+    /// the upload cap allow; `submitted` collects the tiles for the pass's mapping call.
+    pub(super) fn submit_step(
+        &mut self,
+        now: Time,
+        order: &[SeenTile],
+        next: &mut usize,
+        submitted: &mut Vec<TileId>,
+        io: &mut IoPath,
+        report: &mut FrameReport,
+        renderer: &mut crate::scene::FeedbackRenderer,
+    ) -> Result<Step, EngineError> {
+        // Tiles loaded with an earlier tile of their set are skipped.
+        while order.get(*next).is_some_and(|s| self.db.state(s.id).status != Status::Seen) {
+            *next += 1;
         }
-        // Tiles loaded as companions after their turn came leave the list too.
-        waiting.retain(|id| self.db.state(*id).status == Status::Seen);
+        let Some(seen) = order.get(*next) else {
+            return Ok(Step::Stopped(Bottleneck::Nothing));
+        };
+        if self.cfg.upload_cap.is_some_and(|cap| report.loads >= cap) {
+            return Ok(Step::Stopped(Bottleneck::UploadCap));
+        }
+        let (group, streams) = self.load_group(seen.id)?;
+        let compressed: u64 = streams.iter().map(|s| s.compressed.0).sum();
+        if !self.requests.staging_fits(compressed) {
+            return Ok(Step::Stopped(Bottleneck::Staging));
+        }
+        let mut reclaimed = Vec::new();
+        if !self.reserve_slots(group.len(), now, report, &mut reclaimed)? {
+            return Ok(Step::Stopped(Bottleneck::Pool));
+        }
+        // Standby tiles reclaimed for this load leave the MinMip map before their slots are
+        // remapped (the copy precedes UpdateTileMappings on the queue).
+        reclaimed.sort_unstable();
+        reclaimed.dedup();
+        for t in reclaimed {
+            report.cpu_minmip +=
+                self.cfg.cpu.cost(self.cfg.cpu.minmip_per_texel, self.minmip.refresh(&self.db, t));
+            self.minmip.copy_to_gpu(t, renderer);
+        }
+        self.start_load(now, &group, &streams, compressed, io)?;
+        submitted.extend(group);
+        report.loads += 1;
+        report.cpu_submit += self.cfg.cpu.cost(self.cfg.cpu.submit_per_request, 1);
+        *next += 1;
+        Ok(Step::Submitted)
+    }
+
+    /// Ends a submission pass: Seen tiles not submitted stay in the list, and one
+    /// UpdateTileMappings call on the GPU queue maps the pass's loads.
+    pub(super) fn end_submission(
+        &mut self,
+        now: Time,
+        order: &[SeenTile],
+        next: usize,
+        submitted: Vec<TileId>,
+        stop: Bottleneck,
+        report: &mut FrameReport,
+    ) {
+        let waiting: Vec<TileId> =
+            order[next.min(order.len())..].iter().map(|s| s.id).filter(|id| self.db.state(*id).status == Status::Seen).collect();
         self.lists.seen = waiting;
         report.bottleneck = Some(stop);
-        report.cpu_submit += Time(self.cfg.cpu.submit_per_request.0 * u64::from(report.loads));
+        report.seen_list = self.lists.seen.len() as u32;
         if !submitted.is_empty() {
-            self.mapping.queue(now, submitted, 0);
+            self.mapping.queue(&mut self.timeline.gpu, now, submitted, 0);
         }
-        reclaimed_textures.sort_unstable();
-        reclaimed_textures.dedup();
-        Ok(reclaimed_textures)
     }
 
     fn seen_tile(&self, id: TileId) -> SeenTile {
@@ -159,6 +193,7 @@ impl Engine {
             }
             if let Some(r) = self.db.record_mut(id) {
                 r.submitted = Some(now);
+                r.analysed.get_or_insert(now);
             }
             let s = self.db.state_mut(id);
             s.status = Status::Loading;

@@ -4,7 +4,7 @@
 
 use crate::camera::CameraSource;
 use crate::engine::{
-    ContentConfig, ContentModel, Engine, EngineConfig, EngineError, FrameReport, PackedContent, Policies,
+    ContentConfig, ContentModel, Engine, EngineConfig, EngineError, FrameReport, FrameWork, PackedContent, Policies,
     SyntheticContent, Verifier,
 };
 use crate::iopath::{Completed, IoPath};
@@ -231,11 +231,15 @@ pub fn run_with(
             (Box::new(packed), verifier)
         }
     };
-    let mut engine = Engine::new(&cfg.engine, &scene.textures, scenario.hardware.staging, content, policies);
+    let frame_period = render.frame_time(1);
+    let mut engine =
+        Engine::new(&cfg.engine, &scene.textures, scenario.hardware.staging, content, policies, frame_period);
     engine.init_minmip(&mut renderer);
     engine.load_tails(Time::ZERO, &mut io)?;
 
     let frames = render.frame_count(scenario.duration);
+    let (width, height) = cfg.render.resolution;
+    let pixels_per_frame = u64::from(width) * u64::from(height);
     let mut kernel = Kernel::new();
     if frames > 0 {
         kernel.schedule(Time::ZERO, Event::Frame(0));
@@ -265,15 +269,17 @@ pub fn run_with(
                 }
             }
         }
-        engine.mappings_done(now);
+        engine.advance(now, &mut io, &mut renderer)?;
         if let Event::Frame(n) = event {
             progress(now, scenario.duration);
-            let mut report = FrameReport::default();
-            engine.begin_frame(now, &mut renderer, &mut report)?;
+            engine.begin_frame(now, &mut renderer)?;
             renderer.clear_feedback();
             let camera = ray_camera(path.as_ref(), &render, n);
             let sampler = renderer.render(&camera, scenario.seed, n, None);
-            engine.end_frame(now, renderer.requested_tiles(), &mut io, &mut renderer, &mut report)?;
+            let work = FrameWork { pixels: pixels_per_frame, feedback_writes: sampler.feedback_writes };
+            engine.end_frame(now, work, renderer.requested_tiles(), &renderer)?;
+            // Feedback due this frame is analysed at once if the feedback thread is free.
+            engine.advance(now, &mut io, &mut renderer)?;
             for t in io.drain_transfers() {
                 nvme_bytes += t.bytes;
                 transfers.push(t);
@@ -288,7 +294,8 @@ pub fn run_with(
                 frame: n,
                 time: now,
                 sampler,
-                engine: report,
+                // Filled in at the end: the frame's pass may outlast the frame.
+                engine: FrameReport::default(),
                 tiles_in_flight: engine.tiles_in_flight() as u64,
                 pool_used: engine.pool_used(),
                 staging_used: engine.staging_used(),
@@ -302,7 +309,7 @@ pub fn run_with(
                 kernel.schedule(render.frame_time(n + 1), Event::Frame(n + 1));
             }
         }
-        let next = [io.next_wake(), engine.next_mapping_event()].into_iter().flatten().min();
+        let next = [io.next_wake(), engine.next_event()].into_iter().flatten().min();
         if let Some(next) = next.filter(|&t| t < scenario.duration) {
             if wake_at.is_none_or(|w| next < w) {
                 kernel.schedule(next, Event::Wake);
@@ -315,8 +322,10 @@ pub fn run_with(
     }
     jobs.extend(io.drain_jobs());
     io.finish(scenario.duration);
+    for (row, report) in rows.iter_mut().zip(engine.frame_reports()) {
+        row.engine = report.clone();
+    }
 
-    let frame_period = render.frame_time(1);
     request_latencies.sort_unstable();
     // Each component reports its own stats; the order is stats.json's.
     let mut stats = StatSet::default();

@@ -7,10 +7,12 @@
 //! alone sets the feedback map resolution (`render.feedback.tiles_per_texel` stays 1).
 
 mod coarse;
+mod gpu_analysis;
 mod per_texture;
 mod shared_per_set;
 
 pub use coarse::Coarse2x2;
+pub use gpu_analysis::GpuAnalysis;
 pub use per_texture::PerTexture;
 pub use shared_per_set::SharedPerSet;
 
@@ -71,6 +73,14 @@ pub trait FeedbackPolicy: Send {
     fn loads_group_together(&self) -> bool {
         false
     }
+
+    /// Whether a GPU compute pass scans the maps and hands the CPU load/evict lists (the
+    /// sample's named improvement): the scan costs GPU time per texel
+    /// (`engine.gpu.analysis_per_texel`), the CPU pays per list entry
+    /// (`engine.cpu.per_list_entry`).
+    fn analysis_on_gpu(&self) -> bool {
+        false
+    }
 }
 
 /// The scenario's feedback selector; the default is the sample's `PerTexture`.
@@ -84,6 +94,9 @@ pub enum FeedbackPolicyKind {
     /// One feedback map per diffuse/normal/specular set (the diffuse's), −66 % analysis;
     /// the set's three tiles at a position load as one IO.
     SharedPerSet,
+    /// The sample's maps, scanned on the GPU: a compute pass per texel on the direct queue
+    /// produces the lists, and the CPU pays only per list entry.
+    GpuAnalysis,
 }
 
 impl FeedbackPolicyKind {
@@ -93,6 +106,7 @@ impl FeedbackPolicyKind {
             FeedbackPolicyKind::PerTexture => Box::new(PerTexture),
             FeedbackPolicyKind::Coarse2x2 => Box::new(Coarse2x2),
             FeedbackPolicyKind::SharedPerSet => Box::new(SharedPerSet),
+            FeedbackPolicyKind::GpuAnalysis => Box::new(GpuAnalysis),
         }
     }
 }

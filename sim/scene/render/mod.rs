@@ -147,6 +147,8 @@ pub struct FrameStats {
     pub hits: u64,
     /// Texture samples (hits × textures per material).
     pub texture_samples: u64,
+    /// Texture samples that wrote sampler feedback (their texture has a feedback map).
+    pub feedback_writes: u64,
     /// Texture samples whose effective LOD was measured: all of them, or none when the
     /// quality measurement is off (`RenderConfig::measure_quality`).
     pub quality_samples: u64,
@@ -190,6 +192,7 @@ impl FrameStats {
         self.samples += other.samples;
         self.hits += other.hits;
         self.texture_samples += other.texture_samples;
+        self.feedback_writes += other.feedback_writes;
         self.quality_samples += other.quality_samples;
         self.lod_deficit_sum += other.lod_deficit_sum;
         self.blurry += other.blurry;
@@ -278,13 +281,17 @@ impl<'s> FeedbackRenderer<'s> {
         }
         let mut arrays = Vec::new();
         let mut slots = vec![(0usize, 0u32); scene.textures.len()];
+        // Maps of one size share arrays of at most D3D12's slice limit (a scene may have more
+        // textures of a size than one array holds).
         for ((w, h), ids) in by_size {
-            let array =
-                FeedbackArray::new(w, h, ids.len() as u32).map_err(|e| ConfigError::new("feedback", e.to_string()))?;
-            for (slice, id) in ids.iter().enumerate() {
-                slots[*id as usize] = (arrays.len(), slice as u32);
+            for chunk in ids.chunks(sfsim_models::gpu::MAX_ARRAY_SLICES as usize) {
+                let array = FeedbackArray::new(w, h, chunk.len() as u32)
+                    .map_err(|e| ConfigError::new("feedback", e.to_string()))?;
+                for (slice, id) in chunk.iter().enumerate() {
+                    slots[*id as usize] = (arrays.len(), slice as u32);
+                }
+                arrays.push(array);
             }
-            arrays.push(array);
         }
         let region_used = match cfg.feedback.kind {
             FeedbackKind::MinMip => Vec::new(),
@@ -502,6 +509,7 @@ impl<'s> FeedbackRenderer<'s> {
                 let tex = s.texture as usize;
                 let Writes::Texel(x, y, value) = s.writes else { unreachable!("location writes carry a texel") };
                 if self.writes_feedback[tex] {
+                    stats.feedback_writes += 1;
                     let (a, slice) = self.slots[tex];
                     let previous = self.arrays[a].write_min_previous(slice, x, y, value);
                     // About half the writes are first writes: recorded without a branch.
@@ -514,6 +522,7 @@ impl<'s> FeedbackRenderer<'s> {
         for s in &chunk.samples {
             let tex = s.texture as usize;
             if self.writes_feedback[tex] {
+                stats.feedback_writes += 1;
                 self.written[tex] = true;
                 self.write_feedback(s, &chunk.footprints);
             }
