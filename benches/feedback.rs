@@ -1,5 +1,6 @@
 //! Sampler-feedback speed: single feedback samples (LOD + footprint + atomic-min write), and
 //! one 1080p frame of the SFS sample's cube grid (64 texture sets) at 1 sample in 128 px.
+//! Then the analysis scan of every feedback texel (the engine's per-texel CPU cost).
 //! Run: cargo bench --features bench --bench feedback
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -58,5 +59,27 @@ fn frame(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, samples, frame);
+/// The feedback analysis loop the engine's `cpu.analysis_per_texel` models: every texel of
+/// every map of the 64-set grid scanned for requested tiles (64 × 2048 texels), after one
+/// 1080p frame's writes. docs/calibration.md quotes its time per texel.
+fn analysis(c: &mut Criterion) {
+    let scene = Scene::build(&SceneConfig::default()).unwrap();
+    let cfg = RenderConfig::default();
+    let mut renderer = FeedbackRenderer::new(&scene, &cfg).unwrap();
+    let camera = RayCamera::new(DVec3::new(26.0, 8.0, 26.0), DVec3::new(-1.0, -0.3, -1.0), DVec3::Y, 60.0, 1920, 1080);
+    renderer.clear_feedback();
+    renderer.render(&camera, 1, 0, None);
+    let texels: u64 = (0..scene.textures.len() as u32)
+        .map(|t| {
+            let (w, h) = renderer.feedback_dims(t);
+            u64::from(w) * u64::from(h)
+        })
+        .sum();
+    let mut group = c.benchmark_group("analysis");
+    group.throughput(Throughput::Elements(texels));
+    group.bench_function("scan every feedback texel, 64 sets", |b| b.iter(|| renderer.requested_tiles()));
+    group.finish();
+}
+
+criterion_group!(benches, samples, frame, analysis);
 criterion_main!(benches);

@@ -33,6 +33,10 @@
 //! workload: an IO run enqueues requests at a cadence; a streaming run renders a frame,
 //! hands its feedback to the engine, which analyses it `readback_frames` later, submits
 //! loads through the IO path and maps them, and makes them visible through the MinMip map.
+//! Inside a frame time passes: the GPU queue runs the render, the feedback resolve and the
+//! UpdateTileMappings batches; the engine's feedback thread pays for analysis per texel
+//! and submits each load when it gets there; completions are seen once per frame
+//! (`PerFrame`) or by a streaming thread (`StreamingThread`). See docs/calibration.md.
 //! [`output`] writes what the run measured.
 //!
 //! ## Running a scenario

@@ -303,3 +303,50 @@ fn analysis_scans_every_map_texel_so_coarse_and_shared_maps_cut_it_as_the_sample
     assert_eq!(analysed.len(), o.frames.len() - 2, "every frame after the readback delay");
     assert!(analysed.iter().all(|&t| t == 64 * (512 + 1024 + 512)), "{analysed:?}");
 }
+
+#[test]
+fn gpu_analysis_moves_the_scan_to_the_gpu_queue_and_the_cpu_pays_per_list_entry() {
+    let run = |policy: &str| {
+        let policy = format!("workload.engine.feedback={policy}");
+        crate::common::run_file(
+            "scenarios/quickstart.ron",
+            &["duration=500ms", "workload.render.resolution=(320, 180)", &policy],
+        )
+    };
+    let (cpu, gpu) = (run("PerTexture"), run("GpuAnalysis"));
+    // Per analysed frame the GPU scans 64 × 2048 texels at the default 0.2 ns each.
+    let analysed = 64.0 * 2048.0 * 0.2e-6;
+    let gpu_added = stat(&gpu, "gpu.feedback") - stat(&cpu, "gpu.feedback");
+    assert!((gpu_added - analysed).abs() < 1e-9, "GPU feedback time grew {gpu_added} ms/frame, expected {analysed}");
+    assert!(stat(&gpu, "cpu.analysis") < 0.05 * stat(&cpu, "cpu.analysis"), "the CPU no longer scans texels");
+    assert!(stat(&gpu, "cpu.analysis") > 0.0, "the CPU still pays for the lists");
+}
+
+/// Tile latencies modulo the frame period, in ms.
+fn phases(o: &StreamOutcome) -> Vec<f64> {
+    let period = o.frame_period.as_ms_f64();
+    o.tile_latencies.iter().map(|t| t.as_ms_f64() % period).collect()
+}
+
+#[test]
+fn per_frame_polling_quantises_latency_to_frames_and_a_streaming_thread_does_not() {
+    let run = |completions: &str| {
+        let set = format!("workload.engine.completions={completions}");
+        run_checked("scenarios/quickstart.ron", &["duration=1s", "workload.render.resolution=(480, 270)", &set])
+    };
+    let (per_frame, streaming) = (run("PerFrame"), run("StreamingThread"));
+    let period = per_frame.frame_period.as_ms_f64();
+    // PerFrame: feedback is written and tiles become visible at render starts, which sit at
+    // frame starts plus the small GPU queue delay (MinMip copies): whole frames ± < 0.5 ms.
+    let near_frames = |p: f64| p < 0.5 || period - p < 0.5;
+    assert!(phases(&per_frame).iter().all(|&p| near_frames(p)), "{:?}", phases(&per_frame));
+    // StreamingThread: visible when the copy-queue upload lands, between frames.
+    let off_grid = phases(&streaming).iter().filter(|&&p| !near_frames(p)).count();
+    assert!(off_grid * 2 > streaming.tile_latencies.len(), "{off_grid} of {}", streaming.tile_latencies.len());
+    let [p50, p95, p99] = ["p50", "p95", "p99"].map(|p| stat(&streaming.stats, &format!("tile.latency.{p}")));
+    assert!(p50 < p95 && p95 <= p99, "{p50} {p95} {p99}");
+    assert!(
+        stat(&streaming.stats, "tile.latency.p50") < stat(&per_frame.stats, "tile.latency.p50"),
+        "a streaming thread shows tiles sooner"
+    );
+}

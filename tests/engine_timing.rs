@@ -166,14 +166,16 @@ fn one_tile_with_a_streaming_thread_is_visible_when_its_upload_lands() {
 }
 
 #[test]
-fn timeout_evicts_at_the_first_frame_more_than_after_past_the_last_request() {
+fn timeout_evicts_at_the_first_frame_more_than_after_past_the_last_analysis_of_it() {
     let scene = scene();
     let after = EvictionKind::default();
     let EvictionKind::Timeout { after: timeout } = after else { panic!("the default is Timeout") };
     let cfg = EngineConfig { eviction: after, ..EngineConfig::default() };
     let mut rig = Rig::new(&scene, cfg, Policies::from_config(&cfg).unwrap());
     let last = 30;
-    let expected = last + timeout.0 / PERIOD.0 + 1;
+    // Its expiry timestamp is refreshed when frame `last`'s feedback is analysed, at the
+    // start of frame last + readback_frames (the feedback thread is idle).
+    let expected = last + u64::from(cfg.readback_frames) + timeout.0 / PERIOD.0 + 1;
     rig.frames(0, expected + 5, 10..=last);
     let record = rig.engine.records().iter().find(|r| rig.engine.tile_coord(r.tile) == TILE).unwrap();
     assert!(record.visible.is_some());

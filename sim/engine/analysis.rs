@@ -103,7 +103,8 @@ impl Engine {
 
     fn touch(&mut self, id: TileId, (written, analysed): (Time, Time), touched: &mut Vec<TileId>) {
         let s = self.db.state_mut(id);
-        s.last_seen = s.last_seen.max(written);
+        // The sample refreshes a tile's expiry timestamp when it analyses the feedback.
+        s.last_seen = s.last_seen.max(analysed);
         if !s.touched {
             s.touched = true;
             touched.push(id);

@@ -42,6 +42,8 @@ impl Engine {
         }
         let victims = self.policies.eviction.victims(now, &self.db, &self.lists.resident);
         let evicted = self.evict(now, &victims)?;
+        // One UpdateTileMappings call unmaps the frame's evictions.
+        self.mapping.queue(&mut self.timeline.gpu, now, Vec::new());
         for &t in &evicted {
             texels += self.minmip.refresh(&self.db, t);
         }
@@ -75,7 +77,8 @@ impl Engine {
         let texels = self.feedback_texels(renderer);
         let report = &mut self.reports[frame];
         let queue = &mut self.timeline.gpu;
-        let (_, copied) = queue.run(report.gpu.submitted, Time(gpu.minmip_copy_per_texel.0 * report.minmip_texels_copied));
+        let (_, copied) =
+            queue.run(report.gpu.submitted, Time(gpu.minmip_copy_per_texel.0 * report.minmip_texels_copied));
         report.gpu_render = gpu.render(work.pixels, work.feedback_writes);
         let (render_start, rendered) = queue.run(copied, report.gpu_render);
         report.gpu_feedback = Time(gpu.resolve_per_texel.0 * texels);

@@ -12,22 +12,33 @@ pub(super) struct MappingQueue {
     per_tile: Time,
     /// Calls that map loading tiles: when each finishes, and its tiles.
     pending: VecDeque<(Time, Vec<TileId>)>,
+    /// Tiles unmapped since the last call: they ride in the next one (one call per batch,
+    /// as an engine batches its UpdateTileMappings).
+    unmaps: usize,
 }
 
 impl MappingQueue {
     pub fn new(per_call: Time, per_tile: Time) -> MappingQueue {
-        MappingQueue { per_call, per_tile, pending: VecDeque::new() }
+        MappingQueue { per_call, per_tile, pending: VecDeque::new(), unmaps: 0 }
+    }
+
+    /// Notes `n` tiles to unmap in the next call.
+    pub fn unmap(&mut self, n: usize) {
+        self.unmaps += n;
     }
 
     /// Queues one call on `queue` at `now` that maps `mapped` (loading tiles, told when it
-    /// finishes) or unmaps `unmapped` tiles; returns when the call finishes.
-    pub fn queue(&mut self, queue: &mut SerialQueue, now: Time, mapped: Vec<TileId>, unmapped: usize) -> Time {
-        let tiles = (mapped.len() + unmapped) as u64;
+    /// finishes) and unmaps the tiles noted since the last call; nothing when both are
+    /// empty.
+    pub fn queue(&mut self, queue: &mut SerialQueue, now: Time, mapped: Vec<TileId>) {
+        if mapped.is_empty() && self.unmaps == 0 {
+            return;
+        }
+        let tiles = (mapped.len() + std::mem::take(&mut self.unmaps)) as u64;
         let (_, end) = queue.run(now, self.per_call + Time(self.per_tile.0 * tiles));
         if !mapped.is_empty() {
             self.pending.push_back((end, mapped));
         }
-        end
     }
 
     /// When the next call with tiles to map finishes.

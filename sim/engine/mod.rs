@@ -251,7 +251,7 @@ impl Engine {
         self.db.texture_count()
     }
 
-    /// Evicts `victims` (one UpdateTileMappings call unmaps them); returns their textures,
+    /// Evicts `victims` (the next UpdateTileMappings call unmaps them); returns their textures,
     /// sorted and deduplicated, for the MinMip update.
     fn evict(&mut self, now: Time, victims: &[TileId]) -> Result<Vec<u32>, EngineError> {
         if victims.is_empty() {
@@ -262,7 +262,7 @@ impl Engine {
         }
         let gone: std::collections::HashSet<TileId> = victims.iter().copied().collect();
         self.lists.resident.retain(|id| !gone.contains(id));
-        self.mapping.queue(&mut self.timeline.gpu, now, Vec::new(), victims.len());
+        self.mapping.unmap(victims.len());
         let mut textures: Vec<u32> = victims.iter().map(|id| id.texture).collect();
         textures.sort_unstable();
         textures.dedup();

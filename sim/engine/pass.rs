@@ -4,9 +4,7 @@
 //! `GpuAnalysis`), sorts Seen Tiles, and submits loads one after another, each at the
 //! moment the thread gets to it. A pass that ends after its frame's budget is late.
 
-use super::load_order::SeenTile;
-use super::submit::Step;
-use super::tiles::TileId;
+use super::submit::{Step, Submission};
 use super::{Bottleneck, Engine, EngineError};
 use crate::iopath::IoPath;
 use crate::scene::FeedbackRenderer;
@@ -39,9 +37,7 @@ pub(super) struct DueFeedback {
 struct Pass {
     frame: usize,
     deadline: Time,
-    order: Vec<SeenTile>,
-    next: usize,
-    submitted: Vec<TileId>,
+    submission: Submission,
     /// When the thread reaches the next submission.
     at: Time,
 }
@@ -100,8 +96,7 @@ impl Engine {
         }
         let frame = pass.frame;
         let mut report = std::mem::take(&mut self.reports[frame]);
-        let step =
-            self.submit_step(now, &pass.order, &mut pass.next, &mut pass.submitted, io, &mut report, renderer);
+        let step = self.submit_step(now, &mut pass.submission, io, &mut report, renderer);
         let result = match step {
             Ok(Step::Submitted) => {
                 pass.at = now + self.cfg.cpu.cost(self.cfg.cpu.submit_per_request, 1);
@@ -143,16 +138,14 @@ impl Engine {
         self.feedback.pass = Some(Pass {
             frame: due.frame,
             deadline: due.frame_start + budget,
-            order,
-            next: 0,
-            submitted: Vec::new(),
+            submission: Submission { order, next: 0, submitted: Vec::new() },
             at,
         });
         Ok(())
     }
 
     fn finish_pass(&mut self, now: Time, pass: Pass, stop: Bottleneck, report: &mut super::FrameReport) {
-        self.end_submission(now, &pass.order, pass.next, pass.submitted, stop, report);
+        self.end_submission(now, pass.submission, stop, report);
         let start = report.pass_start.unwrap_or(now);
         self.timeline.feedback_thread.run(start, now.saturating_sub(start));
         report.pass_end = Some(now);

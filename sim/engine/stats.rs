@@ -144,13 +144,8 @@ impl Engine {
         }
         let mean_ms = |t: fn(&FrameReport) -> Time| f.iter().map(|r| t(r).as_ms_f64()).sum::<f64>() / n;
         let [analysis, sort, submit, minmip] =
-            [
-            (|r| r.cpu_analysis) as fn(&FrameReport) -> Time,
-            |r| r.cpu_sort,
-            |r| r.cpu_submit,
-            |r| r.cpu_minmip,
-        ]
-        .map(mean_ms);
+            [(|r| r.cpu_analysis) as fn(&FrameReport) -> Time, |r| r.cpu_sort, |r| r.cpu_submit, |r| r.cpu_minmip]
+                .map(mean_ms);
         s.push("cpu.analysis", Some(analysis), "ms/frame", "modeled CPU time of feedback analysis per frame");
         s.push("cpu.sort", Some(sort), "ms/frame", "modeled CPU time of sorting Seen Tiles per frame");
         s.push("cpu.submit", Some(submit), "ms/frame", "modeled CPU time of building DirectStorage requests per frame");

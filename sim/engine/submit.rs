@@ -12,6 +12,14 @@ use crate::iopath::IoPath;
 use sfsim_models::mdu::Stages;
 use sfsim_models::units::Time;
 
+/// A submission pass's progress: Seen Tiles in load order, the next to try, and the tiles
+/// submitted so far (for the pass's mapping call).
+pub(super) struct Submission {
+    pub order: Vec<SeenTile>,
+    pub next: usize,
+    pub submitted: Vec<TileId>,
+}
+
 /// What one submission step did.
 pub(super) enum Step {
     /// One load was submitted; the thread moves on after its submission cost.
@@ -33,23 +41,20 @@ impl Engine {
         order
     }
 
-    /// Submits the next load of `order` from `*next` on, if staging memory, pool slots and
-    /// the upload cap allow; `submitted` collects the tiles for the pass's mapping call.
+    /// Submits the pass's next load, if staging memory, pool slots and the upload cap allow.
     pub(super) fn submit_step(
         &mut self,
         now: Time,
-        order: &[SeenTile],
-        next: &mut usize,
-        submitted: &mut Vec<TileId>,
+        pass: &mut Submission,
         io: &mut IoPath,
         report: &mut FrameReport,
         renderer: &mut crate::scene::FeedbackRenderer,
     ) -> Result<Step, EngineError> {
         // Tiles loaded with an earlier tile of their set are skipped.
-        while order.get(*next).is_some_and(|s| self.db.state(s.id).status != Status::Seen) {
-            *next += 1;
+        while pass.order.get(pass.next).is_some_and(|s| self.db.state(s.id).status != Status::Seen) {
+            pass.next += 1;
         }
-        let Some(seen) = order.get(*next) else {
+        let Some(seen) = pass.order.get(pass.next) else {
             return Ok(Step::Stopped(Bottleneck::Nothing));
         };
         if self.cfg.upload_cap.is_some_and(|cap| report.loads >= cap) {
@@ -69,37 +74,31 @@ impl Engine {
         reclaimed.sort_unstable();
         reclaimed.dedup();
         for t in reclaimed {
-            report.cpu_minmip +=
-                self.cfg.cpu.cost(self.cfg.cpu.minmip_per_texel, self.minmip.refresh(&self.db, t));
+            report.cpu_minmip += self.cfg.cpu.cost(self.cfg.cpu.minmip_per_texel, self.minmip.refresh(&self.db, t));
             self.minmip.copy_to_gpu(t, renderer);
         }
         self.start_load(now, &group, &streams, compressed, io)?;
-        submitted.extend(group);
+        pass.submitted.extend(group);
         report.loads += 1;
         report.cpu_submit += self.cfg.cpu.cost(self.cfg.cpu.submit_per_request, 1);
-        *next += 1;
+        pass.next += 1;
         Ok(Step::Submitted)
     }
 
     /// Ends a submission pass: Seen tiles not submitted stay in the list, and one
     /// UpdateTileMappings call on the GPU queue maps the pass's loads.
-    pub(super) fn end_submission(
-        &mut self,
-        now: Time,
-        order: &[SeenTile],
-        next: usize,
-        submitted: Vec<TileId>,
-        stop: Bottleneck,
-        report: &mut FrameReport,
-    ) {
-        let waiting: Vec<TileId> =
-            order[next.min(order.len())..].iter().map(|s| s.id).filter(|id| self.db.state(*id).status == Status::Seen).collect();
+    pub(super) fn end_submission(&mut self, now: Time, pass: Submission, stop: Bottleneck, report: &mut FrameReport) {
+        let Submission { order, next, submitted } = pass;
+        let waiting: Vec<TileId> = order[next.min(order.len())..]
+            .iter()
+            .map(|s| s.id)
+            .filter(|id| self.db.state(*id).status == Status::Seen)
+            .collect();
         self.lists.seen = waiting;
         report.bottleneck = Some(stop);
         report.seen_list = self.lists.seen.len() as u32;
-        if !submitted.is_empty() {
-            self.mapping.queue(&mut self.timeline.gpu, now, submitted, 0);
-        }
+        // One call maps the pass's loads and unmaps the standby tiles it reclaimed.
+        self.mapping.queue(&mut self.timeline.gpu, now, submitted);
     }
 
     fn seen_tile(&self, id: TileId) -> SeenTile {

@@ -46,7 +46,8 @@ pub struct TileState {
     pub status: Status,
     /// Pool slot while Loading, Complete or Resident.
     pub slot: Option<u32>,
-    /// Last frame time feedback asked for the tile (or a finer tile under it).
+    /// Last time a feedback pass found it requested (or a finer tile under it): its expiry
+    /// timestamp, refreshed at analysis as the sample does.
     pub last_seen: Time,
     /// Whether the analysis pass in progress referenced it (so each tile is listed once).
     pub touched: bool,

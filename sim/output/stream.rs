@@ -78,6 +78,21 @@ const FRAME_COLUMNS: &[Column] = &[
     Column { name: "cpu_sort_ms", unit: "ms", value: |r, _| Cell::Fixed(r.engine.cpu_sort.as_ms_f64(), 4) },
     Column { name: "cpu_submit_ms", unit: "ms", value: |r, _| Cell::Fixed(r.engine.cpu_submit.as_ms_f64(), 4) },
     Column { name: "cpu_minmip_ms", unit: "ms", value: |r, _| Cell::Fixed(r.engine.cpu_minmip.as_ms_f64(), 4) },
+    Column {
+        name: "render_start_ms",
+        unit: "ms",
+        value: |r, _| Cell::Fixed(r.engine.gpu.render_start.saturating_sub(r.time).as_ms_f64(), 4),
+    },
+    Column { name: "gpu_render_ms", unit: "ms", value: |r, _| Cell::Fixed(r.engine.gpu_render.as_ms_f64(), 4) },
+    Column {
+        name: "pass_ms",
+        unit: "ms",
+        value: |r, _| match (r.engine.pass_start, r.engine.pass_end) {
+            (Some(s), Some(e)) => Cell::Fixed((e - s).as_ms_f64(), 4),
+            _ => Cell::Missing,
+        },
+    },
+    Column { name: "pass_late", unit: "flag", value: |r, _| Cell::Int(u64::from(r.engine.pass_late)) },
     Column { name: "samples", unit: "rays", value: |r, _| Cell::Int(r.sampler.samples) },
     Column { name: "texture_samples", unit: "reads", value: |r, _| Cell::Int(r.sampler.texture_samples) },
     // Empty in a timing-only run, which does not measure quality.
@@ -123,18 +138,20 @@ fn opt(t: Option<sfsim_models::units::Time>) -> String {
 
 fn tiles_csv(o: &StreamOutcome) -> String {
     let mut csv =
-        String::from("texture,mip,x,y,requested_s,submitted_s,read_s,decompressed_s,mapped_s,visible_s,evicted_s\n");
+        String::from("texture,mip,x,y,requested_s,analysed_s,submitted_s,issued_s,read_s,decompressed_s,mapped_s,visible_s,evicted_s\n");
     for r in o.engine.records() {
         let c = o.engine_tile_coord(r.tile);
         let _ = writeln!(
             csv,
-            "{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
             r.tile.texture,
             c.mip,
             c.x,
             c.y,
             r.requested.as_secs_f64(),
+            opt(r.analysed),
             opt(r.submitted),
+            opt(r.issued),
             opt(r.read),
             opt(r.decompressed),
             opt(r.mapped),
@@ -244,7 +261,7 @@ pub(super) fn write_stream_run(
             scenario_and_stats_files(),
             vec![
             ("frames.csv".into(), "per frame: in flight, pool, staging, throughput, loads, evictions, bottleneck, CPU ms, quality".into()),
-            ("tiles.csv".into(), "per tile load: requested, submitted, read, decompressed, mapped, visible, evicted".into()),
+            ("tiles.csv".into(), "per tile load: requested, analysed, submitted, issued, read, decompressed, mapped, visible, evicted".into()),
             ("trace.json".into(), "Chrome/Perfetto trace in simulated time: NVMe IOs, MDU jobs per unit, frames (open in ui.perfetto.dev)".into()),
             ("signals.vcd".into(), "queue depths and occupancies per frame (open in GTKWave or Surfer)".into()),
         ],

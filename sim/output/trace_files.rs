@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 const NVME: u32 = 1;
 const MDU: u32 = 2;
 const FRAMES: u32 = 3;
+const GPU: u32 = 4;
+const ENGINE_CPU: u32 = 5;
 
 pub(super) fn stream_trace(o: &StreamOutcome) -> Trace {
     let mut t = Trace::new();
@@ -23,6 +25,11 @@ pub(super) fn stream_trace(o: &StreamOutcome) -> Trace {
     }
     t.name_process(FRAMES, "Frames");
     t.name_thread(FRAMES, 0, "frame");
+    t.name_process(GPU, "GPU");
+    t.name_thread(GPU, 0, "direct queue: render");
+    t.name_thread(GPU, 1, "direct queue: feedback resolve");
+    t.name_process(ENGINE_CPU, "Engine CPU");
+    t.name_thread(ENGINE_CPU, 0, "feedback thread");
     for x in &o.transfers {
         t.complete(NVME, 0, "IO", "nvme", x.start, x.end - x.start, &[("bytes", json!(x.bytes)), ("io", json!(x.id))]);
     }
@@ -53,6 +60,21 @@ pub(super) fn stream_trace(o: &StreamOutcome) -> Trace {
                 ("bottleneck", json!(e.bottleneck.map_or("none", |b| b.name()))),
             ],
         );
+        let g = &e.gpu;
+        t.complete(GPU, 0, &format!("render {}", f.frame), "gpu", g.render_start, e.gpu_render, &[]);
+        let resolve_start = g.feedback_ready.saturating_sub(e.gpu_feedback);
+        t.complete(GPU, 1, &format!("feedback {}", f.frame), "gpu", resolve_start, e.gpu_feedback, &[]);
+        if let (Some(start), Some(end)) = (e.pass_start, e.pass_end) {
+            t.complete(
+                ENGINE_CPU,
+                0,
+                &format!("pass {}", f.frame),
+                "cpu",
+                start,
+                end - start,
+                &[("loads", json!(e.loads)), ("late", json!(e.pass_late))],
+            );
+        }
         t.counter(
             FRAMES,
             "engine",

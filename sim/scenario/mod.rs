@@ -59,7 +59,7 @@ pub enum Workload {
     Render(RenderWorkload),
     /// The Sampler Feedback Streaming engine over a scene and camera path, co-simulated
     /// with the NVMe, DirectStorage and MDU models.
-    Stream(StreamWorkload),
+    Stream(Box<StreamWorkload>),
 }
 
 /// A scenario could not be used. Every variant names the file (or `--set` argument).

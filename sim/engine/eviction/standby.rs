@@ -2,20 +2,25 @@
 //! seen again) until a load needs their slot; then the least recently seen go first.
 
 use super::{unseen_longer_than, EvictionPolicy};
-use crate::engine::tiles::{TileDb, TileId};
+use crate::engine::tiles::{Status, TileDb, TileId};
 use sfsim_models::units::Time;
 use sfsim_models::ConfigError;
 
 /// RTXTS-style standby list, reclaimed when the pool is full.
 pub struct StandbyEviction {
     after: Time,
+    /// The standby list, least recently seen first, built at the first reclaim after an
+    /// analysis (which may re-see tiles) and consumed by the pass's reclaims: one sort per
+    /// pass instead of one per load. Tiles that cross `after` during the pass wait for the
+    /// next one.
+    standby: Option<std::collections::VecDeque<TileId>>,
 }
 
 impl StandbyEviction {
     /// Tiles unseen for longer than `after` may be reclaimed, in (0s, 1h].
     pub fn new(after: Time) -> Result<Self, ConfigError> {
         super::check_unseen_time("after", after)?;
-        Ok(StandbyEviction { after })
+        Ok(StandbyEviction { after, standby: None })
     }
 }
 
@@ -32,9 +37,22 @@ impl EvictionPolicy for StandbyEviction {
         Vec::new()
     }
 
+    fn after_analysis(&mut self, _db: &TileDb, _resident: &[TileId]) {
+        self.standby = None;
+    }
+
     fn reclaim(&mut self, now: Time, db: &TileDb, resident: &[TileId], needed: usize) -> Vec<TileId> {
-        let mut standby = unseen_longer_than(now, self.after, db, resident);
-        standby.truncate(needed);
-        standby
+        let after = self.after;
+        let standby =
+            self.standby.get_or_insert_with(|| unseen_longer_than(now, after, db, resident).into_iter().collect());
+        let mut out = Vec::with_capacity(needed);
+        while out.len() < needed {
+            let Some(id) = standby.pop_front() else { break };
+            // Reclaimed earlier in the pass, or re-seen since the list was built.
+            if db.state(id).status == Status::Resident && now.saturating_sub(db.state(id).last_seen) > after {
+                out.push(id);
+            }
+        }
+        out
     }
 }
