@@ -350,3 +350,25 @@ fn per_frame_polling_quantises_latency_to_frames_and_a_streaming_thread_does_not
         "a streaming thread shows tiles sooner"
     );
 }
+
+#[test]
+fn a_feedback_budget_resolves_maps_round_robin_within_its_gpu_time() {
+    // 0.1 ms at 1 ns per texel: 100,000 texels of the 131,072 the 64 sets' maps hold.
+    let o = run_checked(
+        "scenarios/quickstart.ron",
+        &["duration=500ms", "workload.render.resolution=(320, 180)", "workload.engine.gpu.feedback_budget=\"100us\""],
+    );
+    let full = run_checked("scenarios/quickstart.ron", &["duration=500ms", "workload.render.resolution=(320, 180)"]);
+    let budget_ms = 0.1;
+    for f in &o.frames {
+        assert!(f.engine.gpu_feedback.as_ms_f64() <= budget_ms + 1e-12, "frame {}: {:?}", f.frame, f.engine.gpu_feedback);
+        assert!(f.engine.feedback_maps > 0 && f.engine.feedback_maps < 192, "{}", f.engine.feedback_maps);
+    }
+    let texels = |o: &StreamOutcome| o.frames.iter().map(|f| f.engine.texels_analysed).sum::<u64>();
+    assert!(texels(&o) < texels(&full), "fewer texels read back");
+    // Round-robin: over the run every texture's map was resolved at least once.
+    let maps: u64 = o.frames.iter().map(|f| u64::from(f.engine.feedback_maps)).sum();
+    assert!(maps >= 192, "{maps} maps over the run");
+    assert!(stat(&o.stats, "gpu.feedback_maps") < 192.0);
+    assert!(full.stats.get("gpu.feedback_maps").is_none(), "null without a budget");
+}

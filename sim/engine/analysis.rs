@@ -68,10 +68,10 @@ impl Engine {
         }
     }
 
-    /// Texels of every feedback map the sampler writes (what one readback scans).
+    /// Texels of every feedback map the sampler wrote this frame (what one readback scans).
     pub(super) fn feedback_texels(&self, renderer: &crate::scene::FeedbackRenderer) -> u64 {
         (0..self.db.texture_count())
-            .filter(|&t| self.policies.feedback.has_feedback_map(t))
+            .filter(|&t| renderer.writes_feedback(t))
             .map(|t| {
                 let (w, h) = renderer.feedback_dims(t);
                 u64::from(w) * u64::from(h)

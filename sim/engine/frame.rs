@@ -59,8 +59,37 @@ impl Engine {
         // BeginFrame's work comes before the frame's command list is submitted.
         self.timeline.begin_frame_cpu += report.cpu_minmip;
         report.gpu.submitted = now + report.cpu_minmip;
+        if let Some(budget) = self.cfg.gpu.feedback_budget {
+            report.feedback_maps = self.choose_feedback_maps(budget, renderer);
+        }
         self.reports.push(report);
         Ok(())
+    }
+
+    /// The maps whose resolve fits `budget` this frame, round-robin from where the last
+    /// frame stopped (at least one): only they get feedback written. Returns how many.
+    fn choose_feedback_maps(&mut self, budget: Time, renderer: &mut FeedbackRenderer) -> u32 {
+        let n = self.db.texture_count();
+        let mut chosen = vec![false; n as usize];
+        let (mut spent, mut count) = (Time::ZERO, 0u32);
+        let start = self.feedback.budget_cursor % n.max(1);
+        for k in 0..n {
+            let t = (start + k) % n;
+            if !self.policies.feedback.has_feedback_map(t) {
+                continue;
+            }
+            let (w, h) = renderer.feedback_dims(t);
+            let cost = Time(self.cfg.gpu.resolve_per_texel.0 * u64::from(w) * u64::from(h));
+            if count > 0 && spent + cost > budget {
+                break;
+            }
+            chosen[t as usize] = true;
+            spent += cost;
+            count += 1;
+            self.feedback.budget_cursor = (t + 1) % n;
+        }
+        renderer.set_feedback_textures(|t| chosen[t as usize]);
+        count
     }
 
     /// The frame begun at `now` was rendered (`work`), its feedback asking for `requested`:

@@ -45,6 +45,8 @@ struct Pass {
 /// The feedback thread's queues: feedback in readback, feedback due, the pass running.
 #[derive(Default)]
 pub(super) struct FeedbackThread {
+    /// With a feedback budget: the texture whose map is resolved first next frame.
+    pub budget_cursor: u32,
     readback: VecDeque<Feedback>,
     due: VecDeque<DueFeedback>,
     pass: Option<Pass>,

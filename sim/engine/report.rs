@@ -75,4 +75,6 @@ pub struct FrameReport {
     pub pass_end: Option<Time>,
     /// The pass ended after the frame's budget.
     pub pass_late: bool,
+    /// With `gpu.feedback_budget`: the feedback maps resolved this frame (0 without).
+    pub feedback_maps: u32,
 }

@@ -164,6 +164,13 @@ impl Engine {
             "ms/frame",
             "modeled GPU time of the feedback resolve and copy (and GpuAnalysis's pass)",
         );
+        let budgeted = self.cfg.gpu.feedback_budget.is_some();
+        s.push(
+            "gpu.feedback_maps",
+            budgeted.then(|| self.reports.iter().map(|r| f64::from(r.feedback_maps)).sum::<f64>() / n_frames(self)),
+            "maps/frame",
+            "feedback maps resolved per frame within engine.gpu.feedback_budget (null without a budget)",
+        );
         let span = self.reports.len() as u64 * self.frame_period.0;
         let share = |busy: Time| Some(if span == 0 { 0.0 } else { busy.0 as f64 / span as f64 });
         s.push("gpu.busy", share(t.gpu.busy()), "fraction", "share of the run the GPU direct queue was busy");
@@ -245,4 +252,8 @@ impl Engine {
         }
         self.policies.eviction.push_stats(s);
     }
+}
+
+fn n_frames(e: &Engine) -> f64 {
+    e.reports.len().max(1) as f64
 }

@@ -66,6 +66,10 @@ pub struct GpuCosts {
     pub minmip_copy_per_texel: Time,
     /// `GpuAnalysis`'s compute pass, per feedback texel scanned (0.2 ns).
     pub analysis_per_texel: Time,
+    /// Intel's demo's feedback budget (`maxFeedbackTime`): each frame resolves only the
+    /// feedback maps whose resolve fits this GPU time, chosen round-robin (at least one);
+    /// the others write no feedback that frame. None: every map, every frame.
+    pub feedback_budget: Option<Time>,
 }
 
 impl Default for GpuCosts {
@@ -77,6 +81,7 @@ impl Default for GpuCosts {
             resolve_per_texel: Time::from_ns(1),
             minmip_copy_per_texel: Time(500),
             analysis_per_texel: Time(200),
+            feedback_budget: None,
         }
     }
 }
@@ -96,6 +101,9 @@ impl GpuCosts {
             if value > max {
                 return Err(ConfigError::new(field, format!("{value} is out of range; expected 0s..={max}")));
             }
+        }
+        if let Some(b) = self.feedback_budget.filter(|b| *b == Time::ZERO || *b > Time::from_ms(100)) {
+            return Err(ConfigError::new("feedback_budget", format!("{b} is out of range; expected (0s, 100ms] or None")));
         }
         Ok(())
     }

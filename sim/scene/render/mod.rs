@@ -394,6 +394,12 @@ impl<'s> FeedbackRenderer<'s> {
         }
     }
 
+    /// Whether the sampler writes feedback for `texture` (see
+    /// [`set_feedback_textures`](Self::set_feedback_textures)).
+    pub fn writes_feedback(&self, texture: u32) -> bool {
+        self.writes_feedback.get(texture as usize).copied().unwrap_or(false)
+    }
+
     /// The MipRegionUsed map of a texture, when that is the feedback format.
     pub fn region_used(&self, texture: u32) -> Option<&MipRegionUsedFeedback> {
         self.region_used.get(texture as usize)
