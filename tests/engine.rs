@@ -361,7 +361,12 @@ fn a_feedback_budget_resolves_maps_round_robin_within_its_gpu_time() {
     let full = run_checked("scenarios/quickstart.ron", &["duration=500ms", "workload.render.resolution=(320, 180)"]);
     let budget_ms = 0.1;
     for f in &o.frames {
-        assert!(f.engine.gpu_feedback.as_ms_f64() <= budget_ms + 1e-12, "frame {}: {:?}", f.frame, f.engine.gpu_feedback);
+        assert!(
+            f.engine.gpu_feedback.as_ms_f64() <= budget_ms + 1e-12,
+            "frame {}: {:?}",
+            f.frame,
+            f.engine.gpu_feedback
+        );
         assert!(f.engine.feedback_maps > 0 && f.engine.feedback_maps < 192, "{}", f.engine.feedback_maps);
     }
     let texels = |o: &StreamOutcome| o.frames.iter().map(|f| f.engine.texels_analysed).sum::<u64>();

@@ -103,7 +103,10 @@ impl GpuCosts {
             }
         }
         if let Some(b) = self.feedback_budget.filter(|b| *b == Time::ZERO || *b > Time::from_ms(100)) {
-            return Err(ConfigError::new("feedback_budget", format!("{b} is out of range; expected (0s, 100ms] or None")));
+            return Err(ConfigError::new(
+                "feedback_budget",
+                format!("{b} is out of range; expected (0s, 100ms] or None"),
+            ));
         }
         Ok(())
     }
