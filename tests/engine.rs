@@ -377,3 +377,20 @@ fn a_feedback_budget_resolves_maps_round_robin_within_its_gpu_time() {
     assert!(stat(&o.stats, "gpu.feedback_maps") < 192.0);
     assert!(full.stats.get("gpu.feedback_maps").is_none(), "null without a budget");
 }
+
+#[test]
+fn camera_cuts_are_found_and_each_gets_sharp_again() {
+    let camera = "workload.camera=Generator(PaintMixer(orbit: (center: (0.0, 0.0, 0.0), radius: 30.0, height: 10.0, \
+                  period_s: 30.0), coaster: (center: (0.0, 0.0, 0.0), radius: 26.0, amplitude: 10.0, period_s: 30.0, \
+                  seed: 1), switch_every_frames: 30))";
+    let o = run_checked("scenarios/quickstart.ron", &["duration=2s", "workload.render.resolution=(320, 180)", camera]);
+    // 120 frames switching every 30: cuts at frames 30, 60, 90.
+    assert_eq!(stat(&o.stats, "quality.cuts"), 3.0);
+    let t = stat(&o.stats, "quality.time_to_sharp.mean");
+    let period = o.frame_period.as_ms_f64();
+    assert!(t >= period && t < 30.0 * period, "time to sharp {t} ms");
+    // Whole frames: sharpness is judged per rendered frame.
+    let max = stat(&o.stats, "quality.time_to_sharp.max") / period;
+    assert!((max - max.round()).abs() < 1e-6, "{max} frames");
+    assert_eq!(stat(&o.stats, "quality.cuts_never_sharp"), 0.0);
+}

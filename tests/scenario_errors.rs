@@ -109,3 +109,18 @@ fn eviction_policy_parameters_name_their_field_and_range() {
     assert_eq!(code, 2);
     assert!(err.contains("mapping_per_tile") && err.contains("0s..=1ms"), "{err}");
 }
+
+#[test]
+fn timeline_costs_name_their_field_and_range() {
+    let cases: [(&str, &[&str]); 4] = [
+        ("workload.engine.cpu.speed_percent=0", &["workload.engine.cpu.speed_percent", "10..=1000"]),
+        ("workload.engine.cpu.frame_budget=\"0s\"", &["workload.engine.cpu.frame_budget", "(0s, 1s]"]),
+        ("workload.engine.gpu.per_pixel=2us", &["workload.engine.gpu.per_pixel", "0s..=1us"]),
+        ("workload.engine.gpu.feedback_budget=\"1s\"", &["workload.engine.gpu.feedback_budget", "(0s, 100ms]"]),
+    ];
+    for (set, wanted) in cases {
+        let (code, err) = run_text(STREAM, &["--set", set]);
+        assert_eq!(code, 2, "{set}");
+        assert!(wanted.iter().all(|w| err.contains(w)), "{set}: {err}");
+    }
+}

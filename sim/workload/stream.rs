@@ -12,6 +12,7 @@ use crate::kernel::Kernel;
 use crate::scenario::Scenario;
 use crate::scene::{FeedbackRenderer, FrameStats, RenderConfig, Scene, SceneConfig};
 use crate::stats::{StatSet, LATENCY_POINTS};
+use crate::workload::cuts::CutTracker;
 use crate::workload::render::{ray_camera, RenderError, RenderWorkload};
 use serde::{Deserialize, Serialize};
 use sfsim_models::mdu::JobDone;
@@ -251,6 +252,7 @@ pub fn run_with(
     let (mut transfers, mut jobs) = (Vec::new(), Vec::new());
     let (mut nvme_bytes, mut mdu_in, mut mdu_out) = (0u64, 0u64, 0u64);
     let mut totals = FrameStats::default();
+    let mut cuts = CutTracker::default();
 
     while let Some((now, event)) = kernel.pop() {
         if let Event::Wake = event {
@@ -276,6 +278,7 @@ pub fn run_with(
             renderer.clear_feedback();
             let camera = ray_camera(path.as_ref(), &render, n);
             let sampler = renderer.render(&camera, scenario.seed, n, None);
+            cuts.frame(camera.position, &sampler);
             let work = FrameWork { pixels: pixels_per_frame, feedback_writes: sampler.feedback_writes };
             engine.end_frame(now, work, renderer.requested_tiles(), &renderer)?;
             // Feedback due this frame is analysed at once if the feedback thread is free.
@@ -335,6 +338,7 @@ pub fn run_with(
     });
     engine.push_stats(&mut stats, frame_period);
     totals.push_quality_stats(&mut stats, "sampled texture reads", "");
+    cuts.push_stats(&mut stats, frame_period);
     engine.push_mip_stats(&mut stats);
     if let Some(v) = &verifier {
         v.push_stats(&mut stats);
