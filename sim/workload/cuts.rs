@@ -51,13 +51,14 @@ impl CutTracker {
             .collect()
     }
 
-    /// `quality.cuts`, `quality.time_to_sharp.{mean,max}` (over cuts that got sharp) and
-    /// `quality.cuts_never_sharp`.
+    /// `camera.cuts`, `quality.time_to_sharp.{mean,max}` (over cuts that got sharp) and
+    /// `quality.cuts_never_sharp` (the last three null when quality was not measured).
     pub fn push_stats(&self, s: &mut StatSet, frame_period: Time) {
         let per_cut = self.frames_to_sharp();
+        let measured = self.deficits.iter().any(Option::is_some);
         let sharp: Vec<f64> = per_cut.iter().flatten().map(|&f| f as f64 * frame_period.as_ms_f64()).collect();
         s.push(
-            "quality.cuts",
+            "camera.cuts",
             Some(per_cut.len() as f64),
             "count",
             format!("camera cuts: frames whose camera moved more than {CUT_FACTOR}× the median per-frame move"),
@@ -76,7 +77,7 @@ impl CutTracker {
         );
         s.push(
             "quality.cuts_never_sharp",
-            Some(per_cut.iter().filter(|c| c.is_none()).count() as f64),
+            measured.then(|| per_cut.iter().filter(|c| c.is_none()).count() as f64),
             "count",
             "cuts after which the view was not sharp before the next cut or the end",
         );
