@@ -189,7 +189,7 @@ impl Engine {
         );
         s.push(
             "cpu.begin_frame",
-            Some(t.begin_frame_cpu.as_ms_f64() / self.reports.len().max(1) as f64),
+            Some(t.begin_frame_cpu.as_ms_f64() / n_frames(self)),
             "ms/frame",
             "modeled CPU time of BeginFrame on the render thread (MinMip updates, evictions)",
         );

@@ -210,7 +210,7 @@ pub(super) fn write_stream_run(
             }),
             Plot::Cdf(CdfPlot {
                 file_stem: "tile_latency".into(),
-                title: "Tile latency (first requested (feedback written) → visible)".into(),
+                title: "Tile latency (render that first asked for it → visible)".into(),
                 x_label: "latency (ms)".into(),
                 samples: ms,
                 markers,
