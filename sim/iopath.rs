@@ -11,7 +11,7 @@ mod stats;
 
 use sfsim_models::mdu::{self, Job, JobDone, MduModel, Stages, UnitStats};
 use sfsim_models::nvme::{
-    self, DeviceStats, IoDone, NvmeModel, Request, RequestError, Source, StagingBuffer, Transfer,
+    self, DeviceStats, IoDone, NvmeModel, Request, RequestError, Source, StagingBuffer, Transfer, STREAM_ALIGNMENT,
 };
 use sfsim_models::units::{Bytes, Time};
 use sfsim_models::{ConfigError, Hardware};
@@ -47,12 +47,25 @@ struct RequestState {
     request: Request,
 }
 
+/// One piece of a request: one MDU job, and for a file request part of one IO.
 #[derive(Clone, Copy)]
 struct PieceState {
     request: u32,
     job: Job,
-    from_file: bool,
+    /// Staging bytes the piece holds from its IO's issue (or, from memory, its job's
+    /// submission) to its job's end: its compressed bytes when read from a file, plus its
+    /// share of the zlib → BCPack intermediate.
+    staging: u64,
+    /// File pieces: where its bytes end in the file (to merge the next adjacent read).
+    file_end: u64,
+    /// The next piece of the same IO (`NO_PIECE`: the last).
+    next_in_io: u32,
+    /// On an IO's first piece: the IO's source bytes and its last piece.
+    io_bytes: u64,
+    io_last: u32,
 }
+
+const NO_PIECE: u32 = u32::MAX;
 
 /// The DirectStorage queue with its staging buffer, the drive and the MDU, as one
 /// self-timed component of the owner's event loop.
@@ -61,7 +74,11 @@ pub struct IoPath {
     mdu: Box<dyn MduModel>,
     staging: StagingBuffer,
     max_io: Bytes,
+    merge_adjacent: bool,
+    /// File IOs (their first piece) waiting for staging space and a device slot.
     waiting: VecDeque<u32>,
+    /// Memory pieces with a zlib → BCPack intermediate, waiting for its staging space.
+    waiting_memory: VecDeque<u32>,
     requests: Slab<RequestState>,
     pieces: Slab<PieceState>,
     io_done: Vec<IoDone>,
@@ -70,6 +87,7 @@ pub struct IoPath {
     /// Every MDU job that finished, for statistics and traces; drained by the owner.
     job_log: Vec<JobDone>,
     in_flight_requests: usize,
+    merged_reads: u64,
 }
 
 impl IoPath {
@@ -80,7 +98,9 @@ impl IoPath {
         hw.validate()?;
         let device = nvme::build_model(&hw.nvme, seed).map_err(|e| e.within("hardware.nvme"))?;
         let mdu = mdu::build_model(&hw.mdu).map_err(|e| e.within("hardware.mdu"))?;
-        Self::with_models(device, mdu, hw.staging, hw.nvme.max_io)
+        let mut path = Self::with_models(device, mdu, hw.staging, hw.nvme.max_io)?;
+        path.merge_adjacent = hw.nvme.merge_adjacent;
+        Ok(path)
     }
 
     /// A path over any drive and MDU models: requests are split into IOs of at most
@@ -188,7 +208,9 @@ impl IoPath {
             mdu,
             staging: StagingBuffer::new(staging),
             max_io,
+            merge_adjacent: true,
             waiting: VecDeque::new(),
+            waiting_memory: VecDeque::new(),
             requests: Slab::new(),
             pieces: Slab::new(),
             io_done: Vec::new(),
@@ -196,6 +218,7 @@ impl IoPath {
             completed: Vec::new(),
             job_log: Vec::new(),
             in_flight_requests: 0,
+            merged_reads: 0,
         })
     }
 
@@ -241,9 +264,41 @@ impl IoPath {
         self.waiting.len()
     }
 
-    /// Checks the request against the DirectStorage rules and queues it at `now`.
+    /// Reads merged with the read before them into one IO (`NvmeConfig::merge_adjacent`).
+    pub fn merged_reads(&self) -> u64 {
+        self.merged_reads
+    }
+
+    /// Checks the request against the DirectStorage rules and queues it at `now` (its own
+    /// `Submit`: it is never merged with another request's reads).
     pub fn enqueue(&mut self, now: Time, request: Request, tag: u64) -> Result<(), RequestError> {
-        request.validate()?;
+        self.enqueue_all(now, &[(request, tag)]).map_err(|(_, e)| e)
+    }
+
+    /// Queues `requests` at `now` as one `Submit` of the DirectStorage queue: reads whose
+    /// file ranges follow each other (see `NvmeConfig::merge_adjacent`) become one IO at the
+    /// drive, each request still its own MDU job. Every request is checked first; on an
+    /// error nothing is queued and the error names the request's index.
+    pub fn enqueue_all(&mut self, now: Time, requests: &[(Request, u64)]) -> Result<(), (usize, RequestError)> {
+        for (i, (request, _)) in requests.iter().enumerate() {
+            request.validate().map_err(|e| (i, e))?;
+            let from_file = matches!(request.source, Source::File { .. });
+            for piece in request.split(self.max_io) {
+                let needed = Bytes(staging_need(from_file, &piece));
+                if needed > self.staging.capacity() {
+                    return Err((i, RequestError::StagingTooSmall { needed, capacity: self.staging.capacity() }));
+                }
+            }
+        }
+        let batch_start = self.waiting.len();
+        for &(request, tag) in requests {
+            self.queue_request(now, request, tag, batch_start);
+        }
+        self.pump(now);
+        Ok(())
+    }
+
+    fn queue_request(&mut self, now: Time, request: Request, tag: u64, batch_start: usize) {
         let pieces = request.split(self.max_io);
         let id = self.requests.insert(RequestState {
             tag,
@@ -254,7 +309,10 @@ impl IoPath {
             request,
         });
         self.in_flight_requests += 1;
-        let from_file = matches!(request.source, Source::File { .. });
+        let file_offset = match request.source {
+            Source::File { offset } => Some(offset),
+            Source::Memory => None,
+        };
         for piece in pieces {
             let job = Job {
                 id: 0,
@@ -263,16 +321,55 @@ impl IoPath {
                 stages: Stages::from(request.options),
                 fill: request.fill,
             };
-            let pid = self.pieces.insert(PieceState { request: id, job, from_file });
+            let start = file_offset.map(|o| o + piece.source_offset);
+            let state = PieceState {
+                request: id,
+                job,
+                staging: staging_need(start.is_some(), &piece),
+                file_end: start.map_or(0, |o| o + piece.source_bytes.0),
+                next_in_io: NO_PIECE,
+                io_bytes: piece.source_bytes.0,
+                io_last: NO_PIECE,
+            };
+            let pid = self.pieces.insert(state);
             self.pieces.get_mut(pid).job.id = u64::from(pid);
-            if from_file {
-                self.waiting.push_back(pid);
-            } else {
-                self.mdu.submit(now, Job { id: u64::from(pid), ..job });
+            match start {
+                Some(start) => {
+                    if !self.merge_into_last_io(pid, start, batch_start) {
+                        self.pieces.get_mut(pid).io_last = pid;
+                        self.waiting.push_back(pid);
+                    }
+                }
+                None if state.staging == 0 => self.mdu.submit(now, Job { id: u64::from(pid), ..job }),
+                None => self.waiting_memory.push_back(pid),
             }
         }
-        self.pump(now);
-        Ok(())
+    }
+
+    /// Appends file piece `pid` (starting at `start`) to the last waiting IO when that IO
+    /// was queued in this submission, its bytes end where the piece starts (up to the
+    /// 16-byte stream alignment) and the merged IO stays within `max_io`.
+    fn merge_into_last_io(&mut self, pid: u32, start: u64, batch_start: usize) -> bool {
+        if !self.merge_adjacent || self.waiting.len() <= batch_start {
+            return false;
+        }
+        let Some(&head) = self.waiting.back() else { return false };
+        let bytes = self.pieces.get_mut(pid).io_bytes;
+        let (last, io_bytes) = {
+            let h = self.pieces.get_mut(head);
+            (h.io_last, h.io_bytes)
+        };
+        let end = self.pieces.get_mut(last).file_end;
+        let adjacent = start >= end && start - end < STREAM_ALIGNMENT;
+        if !adjacent || io_bytes + bytes > self.max_io.0 {
+            return false;
+        }
+        self.pieces.get_mut(last).next_in_io = pid;
+        let h = self.pieces.get_mut(head);
+        h.io_last = pid;
+        h.io_bytes += bytes;
+        self.merged_reads += 1;
+        true
     }
 
     /// `SetStagingBuffer` at `now` (after [`process`](Self::process) up to `now`).
@@ -281,20 +378,45 @@ impl IoPath {
         self.pump(now);
     }
 
-    /// Moves waiting IOs into the device while staging space and a queue slot are free.
+    /// Moves waiting IOs into the device while staging space and a queue slot are free,
+    /// and memory jobs to the MDU while their intermediate's staging space is.
     fn pump(&mut self, now: Time) {
-        while let Some(&pid) = self.waiting.front() {
-            let bytes = self.pieces.get_mut(pid).job.input;
-            if !self.device.can_accept() || !self.staging.try_alloc(bytes) {
+        while let Some(&pid) = self.waiting_memory.front() {
+            let piece = *self.pieces.get_mut(pid);
+            if !self.staging.try_alloc(Bytes(piece.staging)) {
+                break;
+            }
+            self.waiting_memory.pop_front();
+            self.mdu.submit(now, piece.job);
+        }
+        while let Some(&head) = self.waiting.front() {
+            let (io_bytes, staging) = self.io_totals(head);
+            if !self.device.can_accept() || !self.staging.try_alloc(Bytes(staging)) {
                 break;
             }
             self.waiting.pop_front();
-            let request = self.pieces.get_mut(pid).request;
-            let issued = &mut self.requests.get_mut(request).issued;
-            issued.get_or_insert(now);
-            self.device.submit(now, u64::from(pid), bytes);
+            let mut pid = head;
+            while pid != NO_PIECE {
+                let piece = *self.pieces.get_mut(pid);
+                self.requests.get_mut(piece.request).issued.get_or_insert(now);
+                pid = piece.next_in_io;
+            }
+            self.device.submit(now, u64::from(head), Bytes(io_bytes));
         }
         self.device.set_backlog(now, !self.waiting.is_empty());
+    }
+
+    /// An IO's source bytes and the staging bytes its pieces hold.
+    fn io_totals(&mut self, head: u32) -> (u64, u64) {
+        let io_bytes = self.pieces.get_mut(head).io_bytes;
+        let mut staging = 0;
+        let mut pid = head;
+        while pid != NO_PIECE {
+            let piece = self.pieces.get_mut(pid);
+            staging += piece.staging;
+            pid = piece.next_in_io;
+        }
+        (io_bytes, staging)
     }
 
     /// When the drive or the MDU changes state next; the owner calls
@@ -320,10 +442,14 @@ impl IoPath {
             let mut ios = std::mem::take(&mut self.io_done);
             self.device.advance(now, &mut ios);
             for done in ios.drain(..) {
-                let piece = *self.pieces.get_mut(done.id as u32);
-                let req = self.requests.get_mut(piece.request);
-                req.read = req.read.max(done.time);
-                self.mdu.submit(done.time, piece.job);
+                let mut pid = done.id as u32;
+                while pid != NO_PIECE {
+                    let piece = *self.pieces.get_mut(pid);
+                    let req = self.requests.get_mut(piece.request);
+                    req.read = req.read.max(done.time);
+                    self.mdu.submit(done.time, piece.job);
+                    pid = piece.next_in_io;
+                }
             }
             self.io_done = ios;
             self.pump(now);
@@ -337,9 +463,7 @@ impl IoPath {
     fn finish_piece(&mut self, done: JobDone) {
         self.job_log.push(done);
         let piece = self.pieces.remove(done.id as u32);
-        if piece.from_file {
-            self.staging.free(piece.job.input);
-        }
+        self.staging.free(Bytes(piece.staging));
         let req = self.requests.get_mut(piece.request);
         req.pieces_left -= 1;
         if req.pieces_left == 0 {
@@ -356,4 +480,11 @@ impl IoPath {
             });
         }
     }
+}
+
+/// Staging bytes a piece holds: its compressed bytes when read from a file, plus its share
+/// of the zlib → BCPack intermediate, reserved with them so a job never waits for it.
+fn staging_need(from_file: bool, piece: &nvme::Piece) -> u64 {
+    let compressed = if from_file { piece.source_bytes.0 } else { 0 };
+    compressed + piece.intermediate_bytes.0
 }

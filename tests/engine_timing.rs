@@ -37,8 +37,14 @@ impl<'s> Rig<'s> {
         let hw = Hardware::default();
         let mut io = IoPath::new(&hw, 1).unwrap();
         let renderer = FeedbackRenderer::new(scene, &RenderConfig::default()).unwrap();
-        let mut engine =
-            Engine::new(&cfg, &scene.textures, hw.staging, Box::new(SyntheticContent::default()), policies, PERIOD);
+        let mut engine = Engine::new(
+            &cfg,
+            &scene.textures,
+            hw.staging,
+            Box::new(SyntheticContent::default().files(&scene.textures)),
+            policies,
+            PERIOD,
+        );
         engine.load_tails(Time::ZERO, &mut io).unwrap();
         Rig { engine, io, renderer, hw }
     }
@@ -94,7 +100,7 @@ fn one_tile_through_every_stage(completions: Completions) {
     rig.frames(0, 20, asked..=asked);
     let record = rig.engine.records().iter().find(|r| rig.engine.tile_coord(r.tile) == TILE).unwrap();
 
-    let stream: TileStream = SyntheticContent::default().stream(0, BcFormat::Bc7, TILE);
+    let stream: TileStream = SyntheticContent::default().files(&[]).stream(0, BcFormat::Bc7, TILE);
     let (nvme, mdu, cpu, gpu) = (&rig.hw.nvme, &rig.hw.mdu, &cfg.cpu, &cfg.gpu);
     let texels: u64 = (0..3)
         .map(|t| {
@@ -236,7 +242,7 @@ struct IncompressibleButZlib;
 
 impl ContentModel for IncompressibleButZlib {
     fn stream(&self, texture: u32, format: BcFormat, tile: TileCoord) -> TileStream {
-        let good = SyntheticContent::default().stream(texture, format, tile);
+        let good = SyntheticContent::default().files(&[]).stream(texture, format, tile);
         TileStream { compressed: good.uncompressed, intermediate: sfsim_models::units::Bytes(0), ..good }
     }
 }

@@ -1,5 +1,6 @@
 //! Integration tests of the `sfsim` package: one binary, one module per topic.
 
+mod bottleneck;
 mod browser;
 mod camera;
 mod cli;
@@ -16,4 +17,5 @@ mod io_scenarios;
 mod pack;
 mod packed_engine;
 mod scenario_errors;
+mod set_io;
 mod stat_names;

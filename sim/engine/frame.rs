@@ -60,7 +60,11 @@ impl Engine {
         self.timeline.begin_frame_cpu += report.cpu_minmip;
         report.gpu.submitted = now + report.cpu_minmip;
         if let Some(budget) = self.cfg.gpu.feedback_budget {
-            report.feedback_maps = self.choose_feedback_maps(budget, renderer);
+            let chosen = self.choose_feedback_maps(budget, renderer);
+            let with_maps =
+                (0..self.db.texture_count()).filter(|&t| self.policies.feedback.has_feedback_map(t)).count();
+            report.feedback_maps = chosen;
+            report.feedback_maps_skipped = with_maps as u32 - chosen;
         }
         self.reports.push(report);
         Ok(())

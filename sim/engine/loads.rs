@@ -1,6 +1,7 @@
 //! DirectStorage requests the engine has in flight: packed tails read at creation and
-//! tile loads (one request may carry a texture set's tiles), keyed by the tag the IO path
-//! hands back on completion, and the staging memory their compressed bytes hold.
+//! tile loads (one request per tile), keyed by the tag the IO path hands back on
+//! completion, and the staging memory they hold (compressed bytes and the zlib → BCPack
+//! intermediate, as the IO path reserves them).
 
 use super::content::TileStream;
 use super::tiles::TileId;
@@ -13,12 +14,13 @@ use std::collections::HashMap;
 pub(super) enum InFlight {
     /// A texture's packed mip tail (outside the pool, always resident).
     Tail,
-    /// Standard tiles for pool slots, and the staging bytes their request holds.
-    Tiles { tiles: Vec<TileId>, compressed: u64 },
+    /// A standard tile for its pool slot, and the staging bytes its request holds.
+    Tile { tile: TileId, staging: u64 },
 }
 
 /// One request for the streams of `streams`, read back to back from the first one's offset
-/// and decompressed with its options (a request runs one set of MDU stages).
+/// and decompressed with its options (a packed tail's tiles, stored as one stream; a
+/// standard tile is a request of its own).
 pub(super) fn request_for(streams: &[TileStream]) -> Request {
     let sum = |f: fn(&TileStream) -> u64| streams.iter().map(f).sum::<u64>();
     Request {
@@ -52,7 +54,7 @@ impl InFlightRequests {
         self.next_tag += 1;
         match &what {
             InFlight::Tail => self.tails_pending += 1,
-            InFlight::Tiles { compressed, .. } => self.staging_used += compressed,
+            InFlight::Tile { staging, .. } => self.staging_used += staging,
         }
         self.by_tag.insert(tag, what);
         tag
@@ -63,14 +65,14 @@ impl InFlightRequests {
         let done = self.by_tag.remove(&tag)?;
         match &done {
             InFlight::Tail => self.tails_pending -= 1,
-            InFlight::Tiles { compressed, .. } => self.staging_used -= compressed,
+            InFlight::Tile { staging, .. } => self.staging_used -= staging,
         }
         Some(done)
     }
 
-    /// Whether `compressed` more bytes fit the staging memory left.
-    pub fn staging_fits(&self, compressed: u64) -> bool {
-        self.staging_used + compressed <= self.staging_capacity
+    /// Whether `bytes` more fit the staging memory left.
+    pub fn staging_fits(&self, bytes: u64) -> bool {
+        self.staging_used + bytes <= self.staging_capacity
     }
 
     pub fn staging_used(&self) -> u64 {
@@ -83,13 +85,7 @@ impl InFlightRequests {
 
     /// Tiles submitted and not yet in the pool.
     pub fn tiles(&self) -> usize {
-        self.by_tag
-            .values()
-            .map(|f| match f {
-                InFlight::Tail => 0,
-                InFlight::Tiles { tiles, .. } => tiles.len(),
-            })
-            .sum()
+        self.by_tag.values().filter(|f| matches!(f, InFlight::Tile { .. })).count()
     }
 }
 

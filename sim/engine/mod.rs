@@ -34,7 +34,7 @@ mod tiles;
 mod timeline;
 
 pub use config::{CpuCosts, EngineConfig};
-pub use content::{ContentConfig, ContentModel, SyntheticContent, TileStream};
+pub use content::{ContentConfig, ContentModel, FileLayout, SyntheticContent, SyntheticFiles, TileStream};
 pub use error::EngineError;
 pub use eviction::{EvictionKind, EvictionPolicy};
 pub use feedback::{FeedbackPolicy, FeedbackPolicyKind, TextureGroup};
@@ -320,17 +320,15 @@ impl Engine {
                 }
                 Vec::new()
             }
-            Some(InFlight::Tiles { tiles, .. }) => {
-                for &id in &tiles {
-                    if let Some(r) = self.db.record_mut(id) {
-                        r.issued = Some(c.issued);
-                        r.read = Some(c.read);
-                        r.decompressed = Some(c.done);
-                    }
-                    self.db.state_mut(id).io_done = true;
-                    self.maybe_complete(id);
+            Some(InFlight::Tile { tile, .. }) => {
+                if let Some(r) = self.db.record_mut(tile) {
+                    r.issued = Some(c.issued);
+                    r.read = Some(c.read);
+                    r.decompressed = Some(c.done);
                 }
-                tiles
+                self.db.state_mut(tile).io_done = true;
+                self.maybe_complete(tile);
+                vec![tile]
             }
             None => Vec::new(),
         }

@@ -77,4 +77,6 @@ pub struct FrameReport {
     pub pass_late: bool,
     /// With `gpu.feedback_budget`: the feedback maps resolved this frame (0 without).
     pub feedback_maps: u32,
+    /// With `gpu.feedback_budget`: the maps the budget left without feedback this frame.
+    pub feedback_maps_skipped: u32,
 }

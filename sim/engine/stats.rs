@@ -136,10 +136,10 @@ impl Engine {
         for b in Bottleneck::ALL {
             let count = f.iter().filter(|r| r.bottleneck == Some(b)).count();
             s.push(
-                &format!("engine.bottleneck.{}", b.name()),
+                &format!("engine.submission_stop.{}", b.name()),
                 Some(count as f64 / n),
                 "fraction",
-                format!("share of frames whose next load was stopped by: {}", b.name()),
+                format!("share of frames whose submission pass stopped on: {}", b.name()),
             );
         }
         let mean_ms = |t: fn(&FrameReport) -> Time| f.iter().map(|r| t(r).as_ms_f64()).sum::<f64>() / n;

@@ -1,7 +1,8 @@
 //! SPEC §5 steps 4–5: Seen Tiles in the load order's sequence are submitted while staging
-//! memory (for the compressed bytes) and pool slots (the destination) can both be had;
-//! each load is one DirectStorage request, and one UpdateTileMappings call maps the
-//! frame's loads in parallel.
+//! memory (for the compressed bytes and any zlib → BCPack intermediate) and pool slots
+//! (the destination) can both be had; each tile is one DirectStorage request (a texture
+//! set's tiles at one position are submitted together, so the drive can merge their
+//! adjacent reads into one IO), and one UpdateTileMappings call maps the pass's loads.
 
 use super::analysis::companion_tiles;
 use super::load_order::SeenTile;
@@ -9,7 +10,6 @@ use super::loads::{request_for, InFlight};
 use super::tiles::{Status, TileId};
 use super::{Bottleneck, Engine, EngineError, FrameReport, TileStream};
 use crate::iopath::IoPath;
-use sfsim_models::mdu::Stages;
 use sfsim_models::units::Time;
 
 /// A submission pass's progress: Seen Tiles in load order, the next to try, and the tiles
@@ -22,7 +22,8 @@ pub(super) struct Submission {
 
 /// What one submission step did.
 pub(super) enum Step {
-    /// One load was submitted; the thread moves on after its submission cost.
+    /// One load (a tile, or a set's tiles at one position) was submitted; the thread moves
+    /// on after its submission cost.
     Submitted,
     /// The pass is over: every Seen tile was submitted, or `Bottleneck` stopped the next.
     Stopped(Bottleneck),
@@ -61,8 +62,8 @@ impl Engine {
             return Ok(Step::Stopped(Bottleneck::UploadCap));
         }
         let (group, streams) = self.load_group(seen.id)?;
-        let compressed: u64 = streams.iter().map(|s| s.compressed.0).sum();
-        if !self.requests.staging_fits(compressed) {
+        let staging: u64 = streams.iter().map(staging_need).sum();
+        if !self.requests.staging_fits(staging) {
             return Ok(Step::Stopped(Bottleneck::Staging));
         }
         let mut reclaimed = Vec::new();
@@ -77,10 +78,10 @@ impl Engine {
             report.cpu_minmip += self.cfg.cpu.cost(self.cfg.cpu.minmip_per_texel, self.minmip.refresh(&self.db, t));
             self.minmip.copy_to_gpu(t, renderer);
         }
-        self.start_load(now, &group, &streams, compressed, io)?;
+        self.start_load(now, &group, &streams, io)?;
+        report.loads += group.len() as u32;
+        report.cpu_submit += self.cfg.cpu.cost(self.cfg.cpu.submit_per_request, group.len() as u64);
         pass.submitted.extend(group);
-        report.loads += 1;
-        report.cpu_submit += self.cfg.cpu.cost(self.cfg.cpu.submit_per_request, 1);
         pass.next += 1;
         Ok(Step::Submitted)
     }
@@ -108,11 +109,8 @@ impl Engine {
     }
 
     /// The tile and, when the feedback policy loads a group together, its group's Seen
-    /// tiles at the same position, with their streams. One DirectStorage request runs one
-    /// set of MDU stages: a companion stored another way (e.g. raw where the rest is
-    /// compressed) stays Seen and loads on its own. (A set's formats may differ in
-    /// BcpackMode; the request carries the first tile's, which the timing model does not
-    /// distinguish.)
+    /// tiles at the same position, with their streams: each its own request with its own
+    /// MDU stages (a set's formats differ in BcpackMode).
     fn load_group(&self, id: TileId) -> Result<(Vec<TileId>, Vec<TileStream>), EngineError> {
         let mut group = vec![id];
         if self.policies.feedback.loads_group_together() {
@@ -128,14 +126,7 @@ impl Engine {
                 }
             }
         }
-        let mut streams: Vec<TileStream> = group.iter().map(|g| self.stream_of(*g)).collect();
-        let stages = Stages::from(streams[0].options);
-        if streams.iter().any(|s| Stages::from(s.options) != stages) {
-            let keep: Vec<bool> = streams.iter().map(|s| Stages::from(s.options) == stages).collect();
-            let mut k = keep.iter();
-            group.retain(|_| k.next().copied().unwrap_or(false));
-            streams.retain(|s| Stages::from(s.options) == stages);
-        }
+        let streams = group.iter().map(|g| self.stream_of(*g)).collect();
         Ok((group, streams))
     }
 
@@ -172,20 +163,20 @@ impl Engine {
         Ok(self.pool.free() >= n)
     }
 
+    /// Submits one request per tile of `group`, together (one `Submit`).
     fn start_load(
         &mut self,
         now: Time,
         group: &[TileId],
         streams: &[TileStream],
-        compressed: u64,
         io: &mut IoPath,
     ) -> Result<(), EngineError> {
-        let request = request_for(streams);
-        let tile = self.db.coord(group[0]);
-        let invalid =
-            |source| EngineError::InvalidRequest { texture: group[0].texture, tile, what: "tile load", source };
-        request.validate().map_err(invalid)?;
-        for &id in group {
+        let requests: Vec<_> = streams.iter().map(|s| request_for(std::slice::from_ref(s))).collect();
+        for (&id, request) in group.iter().zip(&requests) {
+            request.validate().map_err(|e| self.invalid_load(id, e))?;
+        }
+        let mut batch = Vec::with_capacity(group.len());
+        for ((&id, stream), request) in group.iter().zip(streams).zip(requests) {
             let slot = self.pool.take(id)?;
             if self.db.state(id).record.is_none() {
                 self.db.open_record(id, now);
@@ -199,9 +190,19 @@ impl Engine {
             s.slot = Some(slot);
             s.io_done = false;
             s.mapped = false;
+            batch.push((request, self.requests.add(InFlight::Tile { tile: id, staging: staging_need(stream) })));
+            self.counters.loads += 1;
         }
-        let tag = self.requests.add(InFlight::Tiles { tiles: group.to_vec(), compressed });
-        self.counters.loads += 1;
-        io.enqueue(now, request, tag).map_err(invalid)
+        io.enqueue_all(now, &batch).map_err(|(i, e)| self.invalid_load(group[i], e))
     }
+
+    fn invalid_load(&self, id: TileId, source: sfsim_models::nvme::RequestError) -> EngineError {
+        EngineError::InvalidRequest { texture: id.texture, tile: self.db.coord(id), what: "tile load", source }
+    }
+}
+
+/// Staging bytes a tile's request holds in the IO path: its compressed bytes and its
+/// zlib → BCPack intermediate.
+fn staging_need(stream: &TileStream) -> u64 {
+    stream.compressed.0 + stream.intermediate.0
 }

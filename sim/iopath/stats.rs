@@ -46,6 +46,22 @@ impl IoPath {
         );
     }
 
+    /// `nvme.ios` and `nvme.merged_reads` (reads that joined the read before them in one IO).
+    pub fn push_io_counts(&self, s: &mut StatSet) {
+        s.push(
+            "nvme.ios",
+            Some(self.device.stats().ios as f64),
+            "count",
+            "IOs submitted to the device (requests split at hardware.nvme.max_io, adjacent reads merged)",
+        );
+        s.push(
+            "nvme.merged_reads",
+            Some(self.merged_reads() as f64),
+            "count",
+            "reads merged into the IO of the adjacent read submitted with them (hardware.nvme.merge_adjacent)",
+        );
+    }
+
     /// Every stat of the path for a run of `duration` (an IO run reports them all): the
     /// [throughput stats](Self::push_throughput_stats), then `nvme.ios`, `nvme.busy`,
     /// `nvme.stall_time`, `nvme.stall_refused`, `mdu.jobs`, `mdu.unit<i>.busy` per unit
@@ -56,12 +72,7 @@ impl IoPath {
         let units = self.mdu.unit_stats();
         let jobs: u64 = units.iter().map(|u| u.jobs).sum();
         self.push_throughput_stats(s, duration);
-        s.push(
-            "nvme.ios",
-            Some(dev.ios as f64),
-            "count",
-            "IOs submitted to the device (requests split at hardware.nvme.max_io)",
-        );
+        self.push_io_counts(s);
         s.push(
             "nvme.busy",
             Some(dev.busy.as_secs_f64() / secs),

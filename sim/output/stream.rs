@@ -7,7 +7,7 @@ use super::{
 use crate::report::{CdfPlot, HLine, LinePlot, Plot, Report, Series};
 use crate::scenario::Scenario;
 use crate::stats::StatSet;
-use crate::workload::stream::{StreamFrame, StreamOutcome};
+use crate::workload::stream::{StreamFrame, StreamOutcome, MIP_COLUMNS};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -34,6 +34,20 @@ struct Column {
     name: &'static str,
     unit: &'static str,
     value: fn(&StreamFrame, &RunContext) -> Cell,
+}
+
+/// Tiles of one mip resident at the frame's start (`MIP_COLUMNS` − 1: that mip and coarser).
+macro_rules! resident_mip {
+    ($mip:literal, $name:literal) => {
+        Column { name: $name, unit: "tiles", value: |r, _| Cell::Int(r.resident_by_mip[$mip]) }
+    };
+}
+
+/// Tile requests of one mip that the frame's analysis found.
+macro_rules! requested_mip {
+    ($mip:literal, $name:literal) => {
+        Column { name: $name, unit: "tiles", value: |r, _| Cell::Int(r.requested_by_mip[$mip]) }
+    };
 }
 
 /// The columns of frames.csv, in order: the file's only definition of its layout.
@@ -68,8 +82,9 @@ const FRAME_COLUMNS: &[Column] = &[
     Column { name: "evictions", unit: "count", value: |r, _| Cell::Int(u64::from(r.engine.evictions)) },
     Column { name: "became_visible", unit: "tiles", value: |r, _| Cell::Int(u64::from(r.engine.became_visible)) },
     Column { name: "seen_list", unit: "tiles", value: |r, _| Cell::Int(u64::from(r.engine.seen_list)) },
+    Column { name: "bottleneck", unit: "name", value: |r, _| Cell::Text(r.bottleneck.name()) },
     Column {
-        name: "bottleneck",
+        name: "submission_stop",
         unit: "name",
         value: |r, _| Cell::Text(r.engine.bottleneck.map_or("none", |b| b.name())),
     },
@@ -98,6 +113,22 @@ const FRAME_COLUMNS: &[Column] = &[
     // Empty in a timing-only run, which does not measure quality.
     Column { name: "lod_deficit_mean", unit: "mips", value: |r, _| quality(r.sampler.mean_lod_deficit()) },
     Column { name: "blurry_share", unit: "fraction", value: |r, _| quality(r.sampler.blurry_share()) },
+    resident_mip!(0, "resident_mip0"),
+    resident_mip!(1, "resident_mip1"),
+    resident_mip!(2, "resident_mip2"),
+    resident_mip!(3, "resident_mip3"),
+    resident_mip!(4, "resident_mip4"),
+    resident_mip!(5, "resident_mip5"),
+    resident_mip!(6, "resident_mip6"),
+    resident_mip!(7, "resident_mip7_up"),
+    requested_mip!(0, "requested_mip0"),
+    requested_mip!(1, "requested_mip1"),
+    requested_mip!(2, "requested_mip2"),
+    requested_mip!(3, "requested_mip3"),
+    requested_mip!(4, "requested_mip4"),
+    requested_mip!(5, "requested_mip5"),
+    requested_mip!(6, "requested_mip6"),
+    requested_mip!(7, "requested_mip7_up"),
 ];
 
 fn quality(v: Option<f64>) -> Cell {
@@ -160,6 +191,34 @@ fn tiles_csv(o: &StreamOutcome) -> String {
         );
     }
     csv
+}
+
+/// Resident tiles per mip, stacked: each line is the total of its mip and every coarser
+/// one, so the gaps between lines are the mips' shares and the top line is the pool in use.
+fn residency_plot(o: &StreamOutcome) -> Plot {
+    let used: Vec<usize> = (0..MIP_COLUMNS).filter(|&m| o.frames.iter().any(|r| r.resident_by_mip[m] > 0)).collect();
+    let series = used
+        .iter()
+        .rev()
+        .map(|&m| {
+            let label = if m + 1 == MIP_COLUMNS { format!("mips ≥ {m}") } else { format!("mip {m} and coarser") };
+            let points = o
+                .frames
+                .iter()
+                .map(|r| (r.time.as_secs_f64(), r.resident_by_mip[m..].iter().sum::<u64>() as f64))
+                .collect();
+            Series { label, points }
+        })
+        .collect();
+    Plot::Line(LinePlot {
+        file_stem: "residency_by_mip".into(),
+        title: "Resident tiles by mip (stacked: coarse at the bottom)".into(),
+        x_label: "simulated time (s)".into(),
+        y_label: "tiles".into(),
+        series,
+        hlines: vec![HLine { label: "pool capacity".into(), y: f64::from(o.pool_capacity) }],
+        log_x: false,
+    })
 }
 
 pub(super) fn write_stream_run(
@@ -255,12 +314,13 @@ pub(super) fn write_stream_run(
                 hlines: vec![],
                 log_x: false,
             }),
+            residency_plot(o),
         ],
         stats: stat_rows(stats),
         files: [
             scenario_and_stats_files(),
             vec![
-            ("frames.csv".into(), "per frame: in flight, pool, staging, throughput, loads, evictions, bottleneck, CPU ms, quality".into()),
+            ("frames.csv".into(), "per frame: in flight, pool, staging, throughput, loads, evictions, bottleneck, CPU ms, quality, residency and requests per mip".into()),
             ("tiles.csv".into(), "per tile load: requested, analysed, submitted, issued, read, decompressed, mapped, visible, evicted".into()),
             ("trace.json".into(), "Chrome/Perfetto trace in simulated time: NVMe IOs, MDU jobs per unit, frames (open in ui.perfetto.dev)".into()),
             ("signals.vcd".into(), "queue depths and occupancies per frame (open in GTKWave or Surfer)".into()),

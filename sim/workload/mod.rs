@@ -2,6 +2,7 @@
 //! DirectStorage requests at a cadence; the streaming engine (a later workload) reuses the
 //! same [`IoPath`](crate::iopath::IoPath).
 
+pub mod attribution;
 pub mod cuts;
 pub mod io;
 pub mod render;

@@ -12,6 +12,7 @@ use crate::kernel::Kernel;
 use crate::scenario::Scenario;
 use crate::scene::{FeedbackRenderer, FrameStats, RenderConfig, Scene, SceneConfig};
 use crate::stats::{StatSet, LATENCY_POINTS};
+use crate::workload::attribution::{self, Resource};
 use crate::workload::cuts::CutTracker;
 use crate::workload::render::{ray_camera, RenderError, RenderWorkload};
 use serde::{Deserialize, Serialize};
@@ -144,6 +145,24 @@ pub struct StreamFrame {
     pub nvme_bytes: u64,
     pub mdu_in: u64,
     pub mdu_out: u64,
+    /// Tiles resident per mip at the frame's start (mips ≥ 7 counted in the last).
+    pub resident_by_mip: [u64; MIP_COLUMNS],
+    /// Tile requests per mip found by analysis while this frame was the latest.
+    pub requested_by_mip: [u64; MIP_COLUMNS],
+    /// What held tiles back this frame (see `attribution`).
+    pub bottleneck: Resource,
+}
+
+/// Mips with their own frames.csv columns: 16K textures have standard tiles up to mip 6
+/// (BC1) or 6 (BC7); coarser mips are in the packed tail.
+pub const MIP_COLUMNS: usize = 8;
+
+fn by_mip(per_mip: &[u64]) -> [u64; MIP_COLUMNS] {
+    let mut out = [0u64; MIP_COLUMNS];
+    for (mip, &n) in per_mip.iter().enumerate() {
+        out[mip.min(MIP_COLUMNS - 1)] += n;
+    }
+    out
 }
 
 impl StreamOutcome {
@@ -223,7 +242,7 @@ pub fn run_with(
         FeedbackRenderer::new(&scene, &cfg.effective_render(&policies)).map_err(|e| e.within("workload.render"))?;
     renderer.set_feedback_textures(|t| policies.feedback.has_feedback_map(t));
     let (content, mut verifier): (Box<dyn ContentModel>, Option<Verifier>) = match &cfg.content {
-        ContentConfig::Synthetic(s) => (Box::new(*s), None),
+        ContentConfig::Synthetic(s) => (Box::new(s.files(&scene.textures)), None),
         ContentConfig::Packed(p) => {
             let packed = std::sync::Arc::new(
                 PackedContent::open(p, &scenario.base_dir, &scene.textures).map_err(|e| e.within("workload"))?,
@@ -253,6 +272,7 @@ pub fn run_with(
     let (mut nvme_bytes, mut mdu_in, mut mdu_out) = (0u64, 0u64, 0u64);
     let mut totals = FrameStats::default();
     let mut cuts = CutTracker::default();
+    let mut requested_so_far = [0u64; MIP_COLUMNS];
 
     while let Some((now, event)) = kernel.pop() {
         if let Event::Wake = event {
@@ -306,6 +326,14 @@ pub fn run_with(
                 nvme_bytes: std::mem::take(&mut nvme_bytes),
                 mdu_in: std::mem::take(&mut mdu_in),
                 mdu_out: std::mem::take(&mut mdu_out),
+                resident_by_mip: by_mip(&engine.residency_per_mip()),
+                requested_by_mip: {
+                    let now_seen = by_mip(engine.access_per_mip());
+                    let delta = std::array::from_fn(|m| now_seen[m] - requested_so_far[m]);
+                    requested_so_far = now_seen;
+                    delta
+                },
+                bottleneck: Resource::None,
             });
             check(&engine, &renderer);
             if n + 1 < frames {
@@ -328,6 +356,18 @@ pub fn run_with(
     for (row, report) in rows.iter_mut().zip(engine.frame_reports()) {
         row.engine = report.clone();
     }
+    let starts: Vec<Time> = rows.iter().map(|r| r.time).collect();
+    let bottlenecks = attribution::attribute(&attribution::RunShape {
+        starts: &starts,
+        reports: engine.frame_reports(),
+        records: engine.records(),
+        transfers: &transfers,
+        frame_period,
+        readback_frames: cfg.engine.readback_frames,
+    });
+    for (row, b) in rows.iter_mut().zip(&bottlenecks) {
+        row.bottleneck = *b;
+    }
 
     request_latencies.sort_unstable();
     // Each component reports its own stats; the order is stats.json's.
@@ -336,7 +376,9 @@ pub fn run_with(
     stats.push_percentiles_ms("request.latency", &request_latencies, &LATENCY_POINTS, |n| {
         format!("DirectStorage request latency {n}: enqueue → data in the pool")
     });
+    io.push_io_counts(&mut stats);
     engine.push_stats(&mut stats, frame_period);
+    push_bottleneck_stats(&mut stats, &bottlenecks);
     totals.push_quality_stats(&mut stats, "sampled texture reads", "");
     cuts.push_stats(&mut stats, frame_period);
     engine.push_mip_stats(&mut stats);
@@ -356,4 +398,16 @@ pub fn run_with(
         events: kernel.processed(),
         verifier,
     })
+}
+
+/// `engine.bottleneck.<resource>`: the share of frames each resource held tiles back most.
+fn push_bottleneck_stats(s: &mut StatSet, per_frame: &[Resource]) {
+    for (r, share) in Resource::ALL.iter().zip(attribution::shares(per_frame)) {
+        s.push(
+            &format!("engine.bottleneck.{}", r.name()),
+            share,
+            "fraction",
+            format!("share of frames whose tiles waited most on: {} (shares sum to 1)", r.name()),
+        );
+    }
 }

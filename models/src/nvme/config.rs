@@ -54,6 +54,12 @@ pub struct NvmeConfig {
     /// Requests with more source bytes than this are split into several IOs, each reaching
     /// the MDU as its own job (512 KiB).
     pub max_io: Bytes,
+    /// Reads submitted together (one `Submit` of the DirectStorage queue, e.g. a texture
+    /// set's tiles) whose file ranges follow each other — the next starts where the last
+    /// ended, up to its 16-byte alignment — are merged into one IO of at most `max_io`:
+    /// one command overhead and one access latency, each request still its own MDU job
+    /// (true). Requests submitted one at a time are never merged.
+    pub merge_adjacent: bool,
     /// Short-term rate variation.
     pub stalls: StallProfile,
 }
@@ -69,6 +75,7 @@ impl Default for NvmeConfig {
             queue_depth: 32,
             guarantee_min_io: Bytes::kib(16),
             max_io: Bytes::kib(512),
+            merge_adjacent: true,
             stalls: StallProfile::None,
         }
     }

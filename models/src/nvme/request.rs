@@ -185,6 +185,16 @@ pub enum RequestError {
         /// The destination (uncompressed) size.
         uncompressed: Bytes,
     },
+    #[error("one IO of this request holds {needed} of staging buffer (compressed bytes + zlib → BCPack intermediate) but the buffer is {capacity}; expected a buffer ≥ {needed} or a smaller request")]
+    /// An IO's staging need (its compressed bytes and intermediate) exceeds the whole
+    /// staging buffer, so it could never be issued (checked by the IO path, which knows
+    /// the buffer's size).
+    StagingTooSmall {
+        /// Staging bytes one IO of the request needs.
+        needed: Bytes,
+        /// The staging buffer's size.
+        capacity: Bytes,
+    },
     #[error("BcpackMode {mode} is out of range; expected 0 (none), 1..5 (BC1..BC5), 6 (BC6H) or 7 (BC7)")]
     /// `BcpackMode` is above [`BCPACK_MODE_MAX`].
     BcpackModeOutOfRange {
@@ -287,20 +297,29 @@ impl Request {
         let mut pieces = Vec::with_capacity(count as usize);
         let mut src_done = 0u64;
         let mut dst_done = 0u64;
+        let mut mid_done = 0u64;
+        let share = |total: Bytes, src_end: u64, last: bool| {
+            if last {
+                total.0
+            } else {
+                (u128::from(total.0) * u128::from(src_end) / u128::from(self.source_size.0)) as u64
+            }
+        };
         for index in 0..count {
             let src_end = (src_done + max_io).min(self.source_size.0);
-            let dst_end = if index + 1 == count {
-                self.destination_size.0
-            } else {
-                (u128::from(self.destination_size.0) * u128::from(src_end) / u128::from(self.source_size.0)) as u64
-            };
+            let last = index + 1 == count;
+            let dst_end = share(self.destination_size, src_end, last);
+            let mid_end = share(self.intermediate_size, src_end, last);
             pieces.push(Piece {
                 index: index as u32,
+                source_offset: src_done,
                 source_bytes: Bytes(src_end - src_done),
+                intermediate_bytes: Bytes(mid_end - mid_done),
                 destination_bytes: Bytes(dst_end - dst_done),
             });
             src_done = src_end;
             dst_done = dst_end;
+            mid_done = mid_end;
         }
         pieces
     }
@@ -311,8 +330,13 @@ impl Request {
 pub struct Piece {
     /// Its position in the request, from 0.
     pub index: u32,
+    /// Where its bytes start in the request's source (0 for the first piece).
+    pub source_offset: u64,
     /// Source bytes the IO reads (at most `max_io`).
     pub source_bytes: Bytes,
+    /// Its share of the zlib → BCPack intermediate (0 unless both stages run),
+    /// proportional to its source bytes like the destination's.
+    pub intermediate_bytes: Bytes,
     /// Its share of the destination, proportional to its source bytes (the last piece
     /// takes the rounding remainder).
     pub destination_bytes: Bytes,

@@ -88,5 +88,23 @@ fn split_at_512k_keeps_exact_totals() {
     assert_eq!(pieces[1].source_bytes, Bytes::kib(8));
     let dst: u64 = pieces.iter().map(|p| p.destination_bytes.0).sum();
     assert_eq!(dst, 1040 * 1024);
+    assert_eq!(pieces[1].source_offset, 512 * 1024);
     assert_eq!(zlib_request(512 * 1024, 1 << 20).split(Bytes::kib(512)).len(), 1);
+}
+
+#[test]
+fn split_shares_the_intermediate_like_the_destination() {
+    let r = Request {
+        source: Source::File { offset: 0 },
+        source_size: Bytes(3 << 20),
+        intermediate_size: Bytes(5 << 20),
+        destination_size: Bytes(8 << 20),
+        options: RequestOptions { zlib: true, bcpack_mode: 7, swizzle_mode: 0 },
+        fill: false,
+    };
+    let pieces = r.split(Bytes::kib(512));
+    assert_eq!(pieces.len(), 6);
+    assert!(pieces.iter().all(|p| p.intermediate_bytes.0.abs_diff((5 << 20) / 6) <= 1));
+    let mid: u64 = pieces.iter().map(|p| p.intermediate_bytes.0).sum();
+    assert_eq!(mid, 5 << 20);
 }
