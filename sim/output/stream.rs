@@ -257,6 +257,7 @@ pub(super) fn write_stream_run(
             }),
         ],
         stats: stat_rows(stats),
+        guarantee: Some(super::drive_guarantee(scenario)),
         files: [
             scenario_and_stats_files(),
             vec![
