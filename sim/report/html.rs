@@ -218,6 +218,7 @@ mod tests {
         assert!(block.contains("below guarantee") && block.contains("500 MB"), "{block}");
         assert!(block.contains("cpu.passes_late") && !block.contains("Nothing abnormal"), "{block}");
         assert!(block.contains("class=\"stagebar\"") && block.contains("readback 16 ms"), "{block}");
+        assert!(block.contains("quality.blurry_share</dt><dd>12.5%"), "{block}");
         // Every stat row appears exactly once, in the table after the plots.
         let table = &html[stats..];
         for r in &report.stats {

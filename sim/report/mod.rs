@@ -172,7 +172,8 @@ impl Plot {
     }
 }
 
-/// One row of the summary table in `index.html`.
+/// One row of the stats table in `index.html` (grouped by the name's prefix before
+/// the first dot); the summary looks its figures up by `name`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StatRow {
     pub name: String,

@@ -33,6 +33,9 @@ ul.legend i{display:inline-block;width:.8rem;height:.8rem;margin-right:.3rem;ver
 /// Stage colours, in order (cycled).
 const PALETTE: [&str; 8] = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"];
 
+/// Stage segments narrower than this share of the bar carry no text.
+const MIN_LABELLED_SHARE: f64 = 0.08;
+
 /// Appends `<section id="summary">…</section>` to `h`.
 pub(super) fn render(h: &mut String, s: &Summary) {
     h.push_str("<section id=\"summary\">\n<h2>Summary</h2>\n<div class=\"cards\">\n");
@@ -132,9 +135,11 @@ fn latency(h: &mut String, l: &Latency) {
         for (i, (stage, ms)) in l.stages.iter().enumerate() {
             let share = if total > 0.0 { ms / total } else { 0.0 };
             let label = escape(&format!("{stage} {} ms", format_value(*ms)));
+            // Narrow segments keep their name in the tooltip and the legend only.
+            let text = if share >= MIN_LABELLED_SHARE { label.as_str() } else { "" };
             let _ = writeln!(
                 h,
-                "<span style=\"flex-grow:{share:.6};background:{}\" title=\"{label}\">{label}</span>",
+                "<span style=\"flex-grow:{share:.6};background:{}\" title=\"{label}\">{text}</span>",
                 PALETTE[i % PALETTE.len()]
             );
         }
@@ -159,9 +164,18 @@ fn bottleneck(h: &mut String, b: &Bottleneck) {
     item(h, "largest", &format!("{} — {}", limit(&b.top.0), pct(b.top.1)));
     match &b.runner_up {
         Some((name, share)) => item(h, "runner-up", &format!("{} — {}", limit(name), pct(*share))),
-        None => item(h, "runner-up", "none"),
+        None => item(h, "runner-up", "— (no other share above 0)"),
     }
     h.push_str("</dl>\n</div>\n");
+}
+
+/// A value for people: fractions as percentages, counts bare, others with their unit.
+fn with_unit(v: f64, unit: &str) -> String {
+    match unit {
+        "fraction" => pct(v),
+        "" | "count" => format_value(v),
+        _ => format!("{} {unit}", format_value(v)),
+    }
 }
 
 /// A bottleneck name for people: `none` means no limit held the frame back.
@@ -177,9 +191,7 @@ fn quality(h: &mut String, q: &[Figure]) {
     card_open(h, "summary-quality", "Visual quality");
     h.push_str("<dl>\n");
     for f in q {
-        let value =
-            if f.unit.is_empty() { format_value(f.value) } else { format!("{} {}", format_value(f.value), f.unit) };
-        item(h, &f.name, &value);
+        item(h, &f.name, &with_unit(f.value, &f.unit));
     }
     h.push_str("</dl>\n</div>\n");
 }
