@@ -1,5 +1,5 @@
 //! The HTML report opens in headless Chromium (Debian's `chromium`, installed by .ci/run)
-//! without errors and shows its plots.
+//! without errors, leads with the summary and shows its plots.
 
 use crate::common::{repo, sfsim};
 use std::process::Command;
@@ -25,6 +25,18 @@ fn report_opens_in_headless_chromium_and_shows_the_plots() {
         .status()
         .unwrap();
     assert!(status.success());
+    // The page leads with the summary, then the plots, then the stats grouped by component.
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let at = |marker: &str| html.find(marker).unwrap_or_else(|| panic!("{marker} missing from index.html"));
+    let (summary, plots, stats) =
+        (at("<section id=\"summary\">"), at("<section id=\"plots\">"), at("<section id=\"stats\">"));
+    assert!(summary < plots && plots < stats, "summary {summary}, plots {plots}, stats {stats}");
+    for card in
+        ["id=\"summary-drive\"", "id=\"summary-latency\"", "id=\"summary-bottleneck\"", "id=\"summary-verdict\""]
+    {
+        assert!(html[summary..plots].contains(card), "{card} missing from the summary");
+    }
+    assert!(html[stats..].contains("data-group=\"nvme\""));
     let shot = dir.path().join("shot.png");
     let output = Command::new(browser)
         .args([

@@ -3,7 +3,7 @@
 //! formats: [`trace`] (Perfetto trace-event JSON), [`vcd`] (waveforms) and [`picture`]
 //! (PNG debug views of one frame).
 
-use crate::report::{CdfPlot, HLine, LinePlot, Plot, Report, Series, StatRow};
+use crate::report::{CdfPlot, DriveGuarantee, HLine, LinePlot, Plot, Report, Series, StatRow};
 use crate::run::Outcome;
 use crate::scenario::Scenario;
 use crate::stats::{percentile, StatSet};
@@ -83,6 +83,17 @@ pub(crate) fn scenario_and_stats_files() -> Vec<(String, String)> {
     ]
 }
 
+/// The scenario's NVMe guarantee (rate over every full window, and the peak), for the
+/// report summary's verdict on `nvme.window_min`.
+pub(crate) fn drive_guarantee(scenario: &Scenario) -> DriveGuarantee {
+    let nvme = &scenario.hardware.nvme;
+    DriveGuarantee {
+        rate_mb_per_s: nvme.guaranteed.as_mb_per_sec_f64(),
+        window_ms: nvme.window.as_ms_f64(),
+        peak_mb_per_s: Some(nvme.peak.as_mb_per_sec_f64()),
+    }
+}
+
 pub(crate) fn stat_rows(stats: &StatSet) -> Vec<StatRow> {
     stats
         .iter()
@@ -158,6 +169,7 @@ fn write_render_run(
             }),
         ],
         stats: stat_rows(stats),
+        guarantee: Some(drive_guarantee(scenario)),
         files: [
             scenario_and_stats_files(),
             vec![("frames.csv".into(), "per-frame samples, feedback texels, tiles requested, LOD deficit".into())],
@@ -282,6 +294,7 @@ fn io_report(scenario: &Scenario, outcome: &IoOutcome, stats: &StatSet) -> Repor
             }),
         ],
         stats: stat_rows(stats),
+        guarantee: Some(drive_guarantee(scenario)),
         files: [
             scenario_and_stats_files(),
             vec![

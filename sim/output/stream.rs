@@ -317,6 +317,7 @@ pub(super) fn write_stream_run(
             residency_plot(o),
         ],
         stats: stat_rows(stats),
+        guarantee: Some(super::drive_guarantee(scenario)),
         files: [
             scenario_and_stats_files(),
             vec![

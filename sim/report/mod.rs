@@ -1,5 +1,8 @@
 //! Run reports: PNG + SVG plots rendered with `plotters` and an `index.html`
-//! that ties them together.
+//! that ties them together. The page leads with a summary computed from the stat
+//! rows (drive use against the [`DriveGuarantee`], latency by stage, the
+//! bottleneck, visual quality, warnings), then the plots, then every stat in a
+//! table grouped by component (the name's prefix before the first dot).
 //!
 //! * Text is drawn with the bundled DejaVu Sans font (registered once as the
 //!   `"sans-serif"` family through plotters' `ab_glyph` support), so PNG output
@@ -30,6 +33,8 @@
 
 mod html;
 mod plot;
+mod summary;
+mod summary_html;
 
 pub(crate) use plot::ensure_font;
 
@@ -167,7 +172,8 @@ impl Plot {
     }
 }
 
-/// One row of the summary table in `index.html`.
+/// One row of the stats table in `index.html` (grouped by the name's prefix before
+/// the first dot); the summary looks its figures up by `name`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StatRow {
     pub name: String,
@@ -178,6 +184,25 @@ pub struct StatRow {
     pub description: String,
 }
 
+/// The drive's bandwidth guarantee, against which the summary judges
+/// `nvme.throughput` and `nvme.window_min`.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct DriveGuarantee {
+    /// Rate guaranteed over every full window while IO is queued, MB/s (2000).
+    pub rate_mb_per_s: f64,
+    /// Length of the guarantee window, ms (250).
+    pub window_ms: f64,
+    /// The drive's short-term peak rate, MB/s (2400), if known.
+    pub peak_mb_per_s: Option<f64>,
+}
+
+impl DriveGuarantee {
+    /// Guaranteed megabytes per full window: rate × window (2000 MB/s × 250 ms = 500 MB).
+    pub fn mb_per_window(&self) -> f64 {
+        self.rate_mb_per_s * self.window_ms / 1000.0
+    }
+}
+
 /// A complete report: plots, a stats table and links to other output files.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Report {
@@ -185,6 +210,9 @@ pub struct Report {
     pub subtitle: String,
     pub plots: Vec<Plot>,
     pub stats: Vec<StatRow>,
+    /// The drive's guarantee, for the summary's verdict on `nvme.window_min`;
+    /// `None` shows the drive figures without a verdict.
+    pub guarantee: Option<DriveGuarantee>,
     /// `(file name relative to the output directory, description)`, listed as
     /// links in `index.html`. The files themselves are not touched.
     pub files: Vec<(String, String)>,
@@ -387,6 +415,7 @@ mod tests {
                 description: "average".into(),
             }],
             files: vec![("run.json".into(), "raw results".into())],
+            guarantee: None,
         };
         let written = write_report(&report, &out).unwrap();
         let names: Vec<String> =
@@ -493,6 +522,7 @@ mod tests {
                 StatRow { name: "nan".into(), value: Some(f64::NAN), ..Default::default() },
             ],
             files: vec![("a b&c.csv".into(), evil.into()), ("javascript:alert(1)".into(), String::new())],
+            guarantee: None,
         };
         write_report(&report, dir.path()).unwrap();
         let html = String::from_utf8(read(&dir.path().join("index.html"))).unwrap();
