@@ -87,6 +87,16 @@ fn every_stream_decodes_to_the_packed_bc_data() {
     for (level, blocks) in mips.iter().enumerate() {
         assert_eq!(&c.mip_blocks(level as u32).unwrap(), blocks, "mip {level}");
     }
+    let o = sfsim().args(["inspect", out.to_str().unwrap(), "--streams"]).output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success() && text.contains("texture container") && text.contains("11 streams (1 resident)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("layout: sequential") && text.lines().filter(|l| l.contains("tile 0:")).count() == 8,
+        "{text}"
+    );
     let s = json(&summary);
     // 1024² BC1: mip 0 = 2x4 tiles of 512x256, mip 1 = 1x2, then the tail: 11 streams.
     assert_eq!(s["streams"], 11);
