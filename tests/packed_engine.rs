@@ -208,3 +208,110 @@ fn shared_feedback_groups_only_tiles_with_the_same_stages() {
     assert!(stat(&o.stats, "content.verified_tiles") > 50.0);
     assert_eq!(stat(&o.stats, "content.hash_mismatches"), 0.0);
 }
+
+/// Writes the three containers of `write_containers` as one set container, `set.sfsset`.
+fn write_set_container(dir: &Path) {
+    write_containers(dir);
+    let members = THREE.map(|name| sfsim::content::pack::Container::open(&dir.join(name)).unwrap());
+    let bytes = sfsim::content::pack::write_set(&[&members[0], &members[1], &members[2]]).unwrap();
+    std::fs::write(dir.join("set.sfsset"), bytes).unwrap();
+}
+
+fn align16(n: u64) -> u64 {
+    n.div_ceil(16) * 16
+}
+
+/// A set container under shared-per-set feedback: every loaded tile verifies through the
+/// functional MDU, and a tile position's three streams are adjacent in the set's file
+/// window: normal right after diffuse, specular right after the normal companions.
+#[test]
+fn a_set_container_streams_shared_per_set_with_adjacent_companions() {
+    let dir = tempfile::tempdir().unwrap();
+    write_set_container(dir.path());
+    let mut s = scenario(dir.path(), &["set.sfsset"], "All");
+    let Workload::Stream(cfg) = &mut s.workload else { unreachable!() };
+    cfg.engine.feedback = sfsim::engine::FeedbackPolicyKind::SharedPerSet;
+    let o = run(&s).unwrap();
+    let loaded = o.engine.records().iter().filter(|r| r.decompressed.is_some()).count() as f64;
+    assert!(loaded > 50.0, "the run must stream: {loaded} tiles loaded");
+    assert_eq!(stat(&o.stats, "content.verified_tiles"), loaded);
+    assert_eq!(stat(&o.stats, "content.hash_mismatches"), 0.0);
+    // Every texture set took tiles from the set container (all three kinds loaded).
+    for kind in 0..3 {
+        assert!(o.engine.records().iter().any(|r| r.decompressed.is_some() && r.tile.texture % 3 == kind));
+    }
+
+    let Workload::Stream(cfg) = &s.workload else { unreachable!() };
+    let ContentConfig::Packed(p) = &cfg.content else { unreachable!() };
+    let scene = sfsim::scene::Scene::build(&cfg.scene).unwrap();
+    let content = PackedContent::open(p, dir.path(), &scene.textures).unwrap();
+    let mut checked = 0;
+    for set in [0u32, 1, 37, 63] {
+        let (d, n, sp) = (3 * set, 3 * set + 1, 3 * set + 2);
+        let desc = |t: u32| scene.textures[t as usize];
+        let stream = |t: u32, tile| content.stream(t, desc(t).format, tile);
+        for mip in 0..desc(d).first_packed_mip() {
+            let info = desc(d).mip(mip);
+            for (x, y) in [(0, 0), (info.tiles_x - 1, info.tiles_y - 1), (info.tiles_x / 2, info.tiles_y / 3)] {
+                let tile = sfsim::models::texture::TileCoord { mip, x, y };
+                let a = stream(d, tile);
+                assert_eq!(a.offset >> 32, u64::from(set), "the set's file window");
+                let companions = sfsim::content::pack::companion_tiles(&desc(d), tile, &desc(n));
+                assert_eq!(companions.len(), 2, "BC5 tiles are half as wide as BC1's");
+                let first = stream(n, companions[0]);
+                assert_eq!(
+                    first.offset,
+                    align16(a.offset + a.compressed.0),
+                    "set {set} {tile:?}: normal follows diffuse"
+                );
+                let second = stream(n, companions[1]);
+                assert_eq!(second.offset, align16(first.offset + first.compressed.0), "set {set} {tile:?}");
+                let spec = stream(sp, tile);
+                assert_eq!(spec.offset, align16(second.offset + second.compressed.0), "set {set} {tile:?}: specular");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 4 * 12, "{checked} positions checked");
+}
+
+/// Verification of set members is the same as of single containers: corrupt the diffuse
+/// member's streams in the set file and exactly the diffuse tiles mismatch.
+#[test]
+fn a_corrupted_set_member_is_reported_as_mismatches() {
+    let dir = tempfile::tempdir().unwrap();
+    write_set_container(dir.path());
+    let path = dir.path().join("set.sfsset");
+    let set = sfsim::content::pack::SetContainer::open(&path).unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let diffuse = &set.members()[0];
+    for i in 0..diffuse.stream_count() {
+        let s = diffuse.stream(i).unwrap();
+        bytes[(s.file_offset + s.bytes.len() as u64 / 2) as usize] ^= 0x5a;
+    }
+    std::fs::write(&path, bytes).unwrap();
+    let o = run(&scenario(dir.path(), &["set.sfsset"], "All")).unwrap();
+    let (verified, bad) = (stat(&o.stats, "content.verified_tiles"), stat(&o.stats, "content.hash_mismatches"));
+    let diffuse = o.engine.records().iter().filter(|r| r.decompressed.is_some() && r.tile.texture % 3 == 0).count();
+    assert!(diffuse > 0 && bad == diffuse as f64, "{bad} mismatches, {diffuse} diffuse tiles loaded");
+    assert!(bad < verified);
+}
+
+#[test]
+fn mixing_set_and_single_containers_is_refused_naming_the_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    write_set_container(dir.path());
+    let e = run(&scenario(dir.path(), &["set.sfsset", "diffuse.sfstex"], "Sample")).err().unwrap();
+    assert!(e.contains("workload.content.containers[1]") && e.contains("diffuse.sfstex"), "{e}");
+    assert!(e.contains("single-texture container") && e.contains("set container"), "{e}");
+    let e = run(&scenario(dir.path(), &["diffuse.sfstex", "set.sfsset", "specular.sfstex"], "Sample")).err().unwrap();
+    assert!(e.contains("workload.content.containers[1]") && e.contains("set.sfsset"), "{e}");
+    // A set whose normal member is BC1: refused naming the entry, the member and both formats.
+    let c = |name: &str| sfsim::content::pack::Container::open(&dir.path().join(name)).unwrap();
+    let (d, s) = (c("diffuse.sfstex"), c("specular.sfstex"));
+    let bytes = sfsim::content::pack::write_set(&[&d, &s, &s]).unwrap();
+    std::fs::write(dir.path().join("bad.sfsset"), bytes).unwrap();
+    let e = run(&scenario(dir.path(), &["set.sfsset", "bad.sfsset"], "Sample")).err().unwrap();
+    assert!(e.contains("workload.content.containers[1]") && e.contains("member 1 (normal)"), "{e}");
+    assert!(e.contains("Bc1") && e.contains("Bc5"), "{e}");
+}

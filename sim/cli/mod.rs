@@ -5,6 +5,7 @@ mod codec_report;
 mod compare;
 mod export;
 mod frame;
+mod inspect;
 mod mdu;
 mod pack;
 mod run;
@@ -43,6 +44,9 @@ enum Command {
     /// encode, optional RDO, regions by tile mode, each compressed the smallest of Deflate /
     /// BCPack / BCPack+Deflate / raw.
     Pack(pack::PackArgs),
+    /// Describe a packed file: a container's header and streams, or a set container's three
+    /// members and its set-interleaved layout.
+    Inspect(inspect::InspectArgs),
     /// PSNR / RMSE per channel between two textures (container, DDS, PNG/JPEG/TGA) at one
     /// mip: packed vs original, RDO vs plain.
     Compare(compare::CompareArgs),
@@ -63,6 +67,7 @@ pub fn main() -> ExitCode {
         Command::Mdu(args) => mdu::execute(args),
         Command::CodecReport(args) => codec_report::execute(args),
         Command::Pack(args) => pack::execute(args),
+        Command::Inspect(args) => inspect::execute(args),
         Command::Compare(args) => compare::execute(args),
         Command::View(args) => view::execute(args),
         Command::Export(args) => export::execute(args),

@@ -1,24 +1,34 @@
 //! `sfsim pack`: an image or a BC-encoded DDS to a packed-texture container (see
-//! `content::pack`), XBTC-style.
+//! `content::pack`), XBTC-style; `--set D N S` packs a diffuse/normal/specular trio into one
+//! set container, streams interleaved by tile position.
 
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use sfsim::content::mipgen::ColorSpace;
-use sfsim::content::pack::{load_input, pack, pack_dds, Input, PackOptions};
+use sfsim::content::pack::{
+    load_input, pack, pack_dds, pack_set, Input, PackOptions, PackedTexture, SetContainer, MEMBER_KINDS,
+};
 use sfsim_models::codec::bc::{Bc7Modes, Bc7Quality, EncodeSettings, RdoSettings};
 use sfsim_models::codec::zlib::Encoder;
 use sfsim_models::texture::{BcFormat, PackRegions, TextureDesc, TileMode};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
 pub struct PackArgs {
     /// The image to pack: PNG, JPEG or TGA; or a BC-encoded DDS with its full mip chain,
     /// packed with its blocks as they are.
-    pub input: PathBuf,
+    #[arg(required_unless_present = "set")]
+    pub input: Option<PathBuf>,
+    /// Pack a texture set into one set container instead: diffuse, normal and specular
+    /// inputs (images or DDS files), their tiles of one position adjacent in the file. The
+    /// other options apply to all three.
+    #[arg(long, num_args = 3, value_names = ["DIFFUSE", "NORMAL", "SPECULAR"], conflicts_with = "input")]
+    pub set: Option<Vec<PathBuf>>,
     /// BC format to encode as (required for an image; for a DDS it may be omitted, and must
-    /// match the DDS's).
-    #[arg(long, value_name = "bc1|bc3|bc4|bc5|bc7", value_parser = parse_format)]
-    pub format: Option<BcFormat>,
+    /// match the DDS's). With --set, one format for all three members or three, comma
+    /// separated (e.g. bc1,bc5,bc1).
+    #[arg(long, value_name = "bc1|bc3|bc4|bc5|bc7", value_parser = parse_formats)]
+    pub format: Option<Formats>,
     /// The container file to write.
     #[arg(short, long, value_name = "OUT")]
     pub output: PathBuf,
@@ -54,6 +64,21 @@ pub struct PackArgs {
     pub summary_json: Option<PathBuf>,
 }
 
+/// `--format`: one format, or (with --set) one per member.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Formats(Vec<BcFormat>);
+
+fn parse_formats(s: &str) -> Result<Formats, String> {
+    let formats = s.split(',').map(|f| parse_format(f.trim())).collect::<Result<Vec<_>, _>>()?;
+    if formats.len() != 1 && formats.len() != 3 {
+        return Err(format!(
+            "`{s}` names {} formats; expected one, or three (diffuse,normal,specular) with --set",
+            formats.len()
+        ));
+    }
+    Ok(Formats(formats))
+}
+
 fn parse_format(s: &str) -> Result<BcFormat, String> {
     Ok(match s.to_ascii_lowercase().as_str() {
         "bc1" => BcFormat::Bc1,
@@ -77,9 +102,81 @@ fn parse_modes(s: &str) -> Result<Bc7Modes, String> {
 }
 
 pub fn execute(args: PackArgs) -> anyhow::Result<()> {
-    let input = args.input.display().to_string();
-    let source = load_input(&args.input)?;
-    let format = match (&source, args.format) {
+    let formats = args.format.as_ref().map(|f| f.0.clone());
+    let Some(set) = &args.set else {
+        let Some(input) = &args.input else { bail!("an input file or --set DIFFUSE NORMAL SPECULAR is required") };
+        let format = match formats.as_deref() {
+            None => None,
+            Some([f]) => Some(*f),
+            Some(_) => bail!("--format takes one format for a single input; a list of three is for --set"),
+        };
+        let packed = pack_one(&args, input, format)?;
+        std::fs::write(&args.output, &packed.container)
+            .with_context(|| format!("cannot write {}", args.output.display()))?;
+        let mut summary = packed.summary;
+        summary.input = input.display().to_string();
+        summary.output = args.output.display().to_string();
+        println!("{summary}");
+        if let Some(path) = &args.summary_json {
+            std::fs::write(path, summary.to_json() + "\n")
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        return Ok(());
+    };
+    let member_format = |k: usize| match formats.as_deref() {
+        None => None,
+        Some([f]) => Some(*f),
+        Some(list) => list.get(k).copied(),
+    };
+    let mut members = Vec::with_capacity(set.len());
+    for (k, input) in set.iter().enumerate() {
+        let packed = pack_one(&args, input, member_format(k))
+            .with_context(|| format!("--set member {k} ({})", MEMBER_KINDS[k]))?;
+        members.push(packed);
+    }
+    let members: [PackedTexture; 3] =
+        members.try_into().map_err(|_| anyhow::anyhow!("--set takes exactly three inputs"))?;
+    let output = args.output.display().to_string();
+    let bytes = pack_set(&members).with_context(|| format!("{output}: cannot lay out the set"))?;
+    let file_bytes = bytes.len() as u64;
+    // Read back what was written, as a consumer would (every field, every placement).
+    let check = SetContainer::parse(&output, bytes.clone()).context("the set container does not read back")?;
+    std::fs::write(&args.output, &bytes).with_context(|| format!("cannot write {output}"))?;
+    let mut json = Vec::new();
+    for (k, (member, input)) in members.into_iter().zip(set).enumerate() {
+        let mut summary = member.summary;
+        summary.input = input.display().to_string();
+        summary.output = format!("{output} member {k} ({})", MEMBER_KINDS[k]);
+        println!("{summary}");
+        json.push(serde_json::from_str::<serde_json::Value>(&summary.to_json())?);
+    }
+    let streams: usize = check.members().iter().map(|m| m.stream_count()).sum();
+    println!(
+        "set container {output}: 3 members, {streams} streams, {file_bytes} B, layout set-interleaved by tile position \
+         (data section at {} B)",
+        check.header().data_offset
+    );
+    if let Some(path) = &args.summary_json {
+        let value = serde_json::json!({
+            "kind": "set",
+            "output": output,
+            "layout": "set-interleaved",
+            "streams": streams,
+            "file_bytes": file_bytes,
+            "data_offset": check.header().data_offset,
+            "members": json,
+        });
+        std::fs::write(path, serde_json::to_string_pretty(&value)? + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Packs one input (an image or a DDS) with the options of `args` and `format`.
+fn pack_one(args: &PackArgs, path: &Path, format: Option<BcFormat>) -> anyhow::Result<PackedTexture> {
+    let input = path.display().to_string();
+    let source = load_input(path)?;
+    let format = match (&source, format) {
         (Input::Image(_), Some(format)) => format,
         (Input::Image(_), None) => bail!("{input}: --format is required for an image input; expected bc1..bc7"),
         (Input::Dds(dds), Some(format)) if format != dds.format => bail!(
@@ -150,16 +247,7 @@ pub fn execute(args: PackArgs) -> anyhow::Result<()> {
     }
     .with_context(|| format!("{input}: cannot pack"))?;
     bar.finish_and_clear();
-    std::fs::write(&args.output, &packed.container)
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
-    let mut summary = packed.summary;
-    summary.input = input;
-    summary.output = args.output.display().to_string();
-    println!("{summary}");
-    if let Some(path) = &args.summary_json {
-        std::fs::write(path, summary.to_json() + "\n").with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    Ok(())
+    Ok(packed)
 }
 
 fn format_name(format: BcFormat) -> String {

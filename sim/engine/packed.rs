@@ -7,6 +7,11 @@
 //! order textures by set then kind (diffuse, normal, specular), so a list of three names
 //! one container per kind and every set repeats them; a list of one serves every texture.
 //!
+//! Set containers (`sfsim pack --set`, magic `SFSIMSET`): a list of set containers gives set
+//! `s` (scene textures 3s, 3s+1, 3s+2) the members 0, 1, 2 of `containers[s % len]`. A list
+//! must be all set containers or all single-texture containers; mixing is refused naming the
+//! first entry of the other kind.
+//!
 //! Virtual textures larger (or smaller) than their container are built by repetition. With
 //! `shift = log2(virtual width) − log2(container width)` (floor logs), virtual tile
 //! (mip m, x, y) reads the container's tile (m', x mod tiles_x(m'), y mod tiles_y(m')) where
@@ -16,14 +21,19 @@
 //! texture's packed tail loads the container's tail stream (its last resident stream; a raw
 //! tail is charged as one whole raw tile so the request stays valid). Each texture's streams
 //! sit in their own 4 GiB file window (`texture << 32` + the container offset), so textures
-//! that share a container still read distinct offsets.
+//! that share a container still read distinct offsets. With set containers the window is the
+//! set's (`set << 32` + the stream's offset in the set file), shared by its three textures:
+//! a member-1 (or 2) tile placed right after its member-0 companion in the set file is read
+//! at exactly `align16(offset + CompressedSize)` of that member-0 tile, so the drive sees the
+//! set's tiles of one position as adjacent reads. Under repetition this holds wherever the
+//! container tiles the virtual tiles map to are adjacent (e.g. equal-sized members).
 //!
 //! Verification (`verify`) is host work done when a load completes: it never changes
 //! simulated time. `Sample` verifies a tile when a seeded hash of (texture, tile) is 0
 //! modulo `sample_every`, so the subset does not depend on load order.
 
 use super::content::{tile_hash, ContentModel, TileStream};
-use crate::content::pack::{Container, ContainerError};
+use crate::content::pack::{Container, ContainerError, PackedFile, MEMBER_KINDS, SET_MEMBERS};
 use serde::{Deserialize, Serialize};
 use sfsim_models::nvme::RequestOptions;
 use sfsim_models::texture::{BcFormat, TextureDesc, TileCoord, TILE_BYTES};
@@ -47,7 +57,8 @@ pub enum Verify {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct PackedConfig {
-    /// Container files (relative to the scenario); texture `t` uses `containers[t % len]`.
+    /// Container files (relative to the scenario); texture `t` uses `containers[t % len]`, or,
+    /// for a list of set containers, set `s` uses `containers[s % len]`.
     pub containers: Vec<PathBuf>,
     /// Which loaded tiles to decode and hash-check (Sample).
     pub verify: Verify,
@@ -94,9 +105,13 @@ struct Source {
 /// A scene texture's view of its container.
 #[derive(Debug, Clone, Copy)]
 struct Binding {
+    /// Index into `PackedContent::sources`.
     source: usize,
     shift: i64,
     first_packed_mip: u32,
+    /// Added to the stream's file offset: the texture's (or, for set containers, the set's)
+    /// 4 GiB file window.
+    window: u64,
 }
 
 /// The content model over real containers (see the module docs for the mapping).
@@ -117,15 +132,15 @@ impl PackedContent {
     /// to them; errors name the field and the container file.
     pub fn open(cfg: &PackedConfig, base_dir: &Path, textures: &[TextureDesc]) -> Result<PackedContent, ConfigError> {
         cfg.validate().map_err(|e| e.within("content"))?;
-        let containers = cfg
+        let files = cfg
             .containers
             .iter()
             .enumerate()
             .map(|(i, path)| {
-                Container::open(&base_dir.join(path)).map_err(|e| ConfigError::new(field(i), e.to_string()))
+                PackedFile::open(&base_dir.join(path)).map_err(|e| ConfigError::new(field(i), e.to_string()))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        PackedContent::from_containers(cfg, containers, textures)
+        PackedContent::from_files(cfg, files, textures)
     }
 
     /// Binds the scene's textures to containers already open (`containers[i]` stands for
@@ -135,41 +150,86 @@ impl PackedContent {
         containers: Vec<Container>,
         textures: &[TextureDesc],
     ) -> Result<PackedContent, ConfigError> {
-        if containers.is_empty() {
+        PackedContent::from_files(cfg, containers.into_iter().map(PackedFile::Texture).collect(), textures)
+    }
+
+    /// Binds the scene's textures to files already open: all single-texture containers
+    /// (texture `t` uses `files[t % len]`) or all set containers (set `s` = textures 3s..3s+3
+    /// uses the members of `files[s % len]`). `files[i]` stands for `cfg.containers[i]` in
+    /// errors.
+    pub fn from_files(
+        cfg: &PackedConfig,
+        files: Vec<PackedFile>,
+        textures: &[TextureDesc],
+    ) -> Result<PackedContent, ConfigError> {
+        let Some(first) = files.first() else {
             return Err(ConfigError::new("content.containers", "is empty; expected at least one container file"));
-        }
-        let mut sources = Vec::with_capacity(containers.len());
-        for (i, container) in containers.into_iter().enumerate() {
-            sources.push(Source::new(container).map_err(|m| ConfigError::new(field(i), m))?);
+        };
+        let sets = matches!(first, PackedFile::Set(_));
+        let kind = |set: bool| if set { "a set container" } else { "a single-texture container" };
+        // sources[entry_start[i] + member] is member `member` of files[i] (member 0 for a
+        // single container).
+        let mut sources = Vec::with_capacity(files.len() * if sets { SET_MEMBERS } else { 1 });
+        let len = files.len();
+        for (i, file) in files.into_iter().enumerate() {
+            let is_set = matches!(file, PackedFile::Set(_));
+            if is_set != sets {
+                return Err(ConfigError::new(
+                    field(i),
+                    format!(
+                        "{} is {} but containers[0] is {}; expected every entry of one kind (all set containers: \
+                         set s uses containers[s % len]; or all single-texture containers: texture t uses \
+                         containers[t % len])",
+                        file.name(),
+                        kind(is_set),
+                        kind(sets)
+                    ),
+                ));
+            }
+            match file {
+                PackedFile::Texture(c) => sources.push(Source::new(c).map_err(|m| ConfigError::new(field(i), m))?),
+                PackedFile::Set(set) => {
+                    // Each member's `Source::new` checks the set file is under 4 GiB.
+                    for member in set.members() {
+                        sources.push(Source::new(member.clone()).map_err(|m| ConfigError::new(field(i), m))?);
+                    }
+                }
+            }
         }
         let mut bindings = Vec::with_capacity(textures.len());
         for (t, desc) in textures.iter().enumerate() {
-            let i = t % sources.len();
-            let header = sources[i].container.header();
+            let (i, source, window, rule) = if sets {
+                let (s, member) = (t / SET_MEMBERS, t % SET_MEMBERS);
+                let i = s % len;
+                (i, i * SET_MEMBERS + member, (s as u64) << 32, format!("set {s} uses containers[{s} % {len}]"))
+            } else {
+                let i = t % len;
+                (i, i, (t as u64) << 32, format!("texture t uses containers[t % {len}]"))
+            };
+            let container = &sources[source].container;
+            let header = container.header();
             if header.desc.format != desc.format {
                 return Err(ConfigError::new(
                     field(i),
                     format!(
-                        "{} holds {:?} blocks but scene texture {t} ({}) is {:?}; expected a {:?} container \
-                         (texture t uses containers[t % {}])",
-                        sources[i].container.name(),
+                        "{} holds {:?} blocks but scene texture {t} ({}) is {:?}; expected a {:?} container ({rule})",
+                        container.name(),
                         header.desc.format,
-                        ["diffuse", "normal", "specular"][t % 3],
+                        MEMBER_KINDS[t % SET_MEMBERS],
                         desc.format,
                         desc.format,
-                        sources.len()
                     ),
                 ));
             }
             let shift = i64::from(desc.width.max(1).ilog2()) - i64::from(header.desc.width.max(1).ilog2());
-            bindings.push(Binding { source: i, shift, first_packed_mip: desc.first_packed_mip() });
+            bindings.push(Binding { source, shift, first_packed_mip: desc.first_packed_mip(), window });
         }
         Ok(PackedContent { cfg: cfg.clone(), sources, textures: bindings })
     }
 
     /// The container and stream index that virtual `tile` of `texture` reads.
     fn locate(&self, texture: u32, tile: TileCoord) -> (&Source, usize) {
-        let b = self.textures[texture as usize];
+        let b = self.binding(texture);
         let source = &self.sources[b.source];
         if tile.mip >= b.first_packed_mip {
             return (source, source.tail);
@@ -180,6 +240,10 @@ impl PackedContent {
         let coord = TileCoord { mip, x: tile.x % tx, y: tile.y % ty };
         // `Source::new` indexed every tile of every streamable mip.
         (source, source.tiles[&coord])
+    }
+
+    fn binding(&self, texture: u32) -> Binding {
+        self.textures[texture as usize]
     }
 
     /// Whether the verify policy checks this tile.
@@ -243,7 +307,7 @@ impl ContentModel for PackedContent {
         let (source, index) = self.locate(texture, tile);
         let e = &source.container.entries()[index];
         let file_offset = source.container.header().data_offset + e.relative_offset;
-        let offset = (u64::from(texture) << 32) + file_offset;
+        let offset = self.binding(texture).window + file_offset;
         let both = e.options.zlib && e.options.bcpack();
         let raw = !e.options.zlib && e.options.bcpack_mode == 0;
         if raw && u64::from(e.compressed_size) != TILE_BYTES {
@@ -375,6 +439,36 @@ mod tests {
             .filter(|t| p.should_verify(0, *t))
             .count();
         assert!((4096 / 32..4096 / 8).contains(&n), "{n} of 4096 sampled");
+    }
+
+    /// The set container's layout places companions by the same rule the shared-per-set
+    /// policy loads them by.
+    #[test]
+    fn the_set_layouts_companions_are_the_engines() {
+        use crate::content::pack::companion_tiles;
+        let d = |size, format| TextureDesc::new(size, size, format, None).unwrap();
+        let pairs = [
+            (d(8192, BcFormat::Bc1), d(8192, BcFormat::Bc5)),
+            (d(8192, BcFormat::Bc5), d(8192, BcFormat::Bc1)),
+            (d(4096, BcFormat::Bc7), d(4096, BcFormat::Bc7)),
+            (d(1024, BcFormat::Bc1), d(2048, BcFormat::Bc7)),
+            (d(2048, BcFormat::Bc4), d(512, BcFormat::Bc3)),
+        ];
+        let mut compared = 0;
+        for (from, to) in pairs {
+            for mip in 0..from.first_packed_mip() {
+                let info = from.mip(mip);
+                for y in 0..info.tiles_y.min(5) {
+                    for x in (0..info.tiles_x).step_by((info.tiles_x as usize / 4).max(1)) {
+                        let tile = TileCoord { mip, x, y };
+                        let engine = super::super::analysis::companion_tiles(&from, tile, &to);
+                        assert_eq!(companion_tiles(&from, tile, &to), engine, "{from:?} → {to:?} {tile:?}");
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 100, "{compared}");
     }
 
     #[test]

@@ -11,7 +11,7 @@ pub enum ContainerError {
     #[error("{file}: cannot read: {source}")]
     Io { file: String, source: std::io::Error },
     #[error("{file}: truncated: the {what} needs {needed} B but the file has {found} B")]
-    Truncated { file: String, what: &'static str, needed: u64, found: u64 },
+    Truncated { file: String, what: String, needed: u64, found: u64 },
     #[error("{file}: {field} is {found}; expected {expected}")]
     Field { file: String, field: String, found: String, expected: String },
     #[error(
@@ -68,4 +68,6 @@ pub enum PackError {
     Verify { index: usize, bytes: u64, source: MduError },
     #[error("stream {index} ({bytes} B) decodes to different bytes; this is a codec bug")]
     Mismatch { index: usize, bytes: u64 },
+    #[error("{0}")]
+    Container(#[from] ContainerError),
 }

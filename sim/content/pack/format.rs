@@ -78,7 +78,8 @@ pub fn format_code(format: BcFormat) -> u8 {
     BcpackMode::from_format(format) as u8
 }
 
-fn align(n: u64) -> u64 {
+/// `n` rounded up to the stream alignment (16 B).
+pub fn align(n: u64) -> u64 {
     n.div_ceil(STREAM_ALIGNMENT) * STREAM_ALIGNMENT
 }
 
@@ -87,11 +88,10 @@ pub fn data_offset(streams: usize) -> u64 {
     align((HEADER_BYTES + streams * ENTRY_BYTES) as u64)
 }
 
-/// Serialises a whole container: header, table, then each stream at its entry's offset,
-/// zero-padded to 16 bytes. `entries[i].relative_offset` must already be set (see
-/// [`place_streams`]).
-pub fn write(header: &Header, entries: &[StreamEntry], streams: &[Vec<u8>]) -> Vec<u8> {
-    let mut out = Vec::with_capacity((header.data_offset + header.data_bytes) as usize);
+/// Serialises a header and its stream table (`64 + 48 × entries` bytes, the table hash
+/// filled in): the start of a container, or one member block of a set container.
+pub fn write_block(header: &Header, entries: &[StreamEntry]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER_BYTES + entries.len() * ENTRY_BYTES);
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&(HEADER_BYTES as u16).to_le_bytes());
@@ -131,6 +131,15 @@ pub fn write(header: &Header, entries: &[StreamEntry], streams: &[Vec<u8>]) -> V
     }
     let hash = table_hash(&out);
     out[TABLE_HASH_AT..TABLE_HASH_AT + 8].copy_from_slice(&hash.to_le_bytes());
+    out
+}
+
+/// Serialises a whole container: header, table, then each stream at its entry's offset,
+/// zero-padded to 16 bytes. `entries[i].relative_offset` must already be set (see
+/// [`place_streams`]).
+pub fn write(header: &Header, entries: &[StreamEntry], streams: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = Vec::with_capacity((header.data_offset + header.data_bytes) as usize);
+    out.extend_from_slice(&write_block(header, entries));
     out.resize(header.data_offset as usize, 0);
     for (e, s) in entries.iter().zip(streams) {
         out.resize((header.data_offset + e.relative_offset) as usize, 0);
@@ -152,63 +161,102 @@ pub fn place_streams(entries: &mut [StreamEntry]) -> u64 {
 
 /// The table hash of `bytes` = header (hash field zeroed) followed by the table.
 pub fn table_hash(bytes: &[u8]) -> u64 {
+    hash_skipping(bytes, TABLE_HASH_AT)
+}
+
+/// FNV-1a 64 of `bytes` with the eight bytes at `at` (the hash field itself) read as zero.
+pub(super) fn hash_skipping(bytes: &[u8], at: usize) -> u64 {
     let mut h = Fnv64::default();
-    h.update(&bytes[..TABLE_HASH_AT]);
+    h.update(&bytes[..at]);
     h.update(&[0; 8]);
-    h.update(&bytes[TABLE_HASH_AT + 8..]);
+    h.update(&bytes[at + 8..]);
     h.finish()
 }
 
 /// Little-endian reads at fixed offsets of a slice already checked to be long enough.
-struct Le<'a>(&'a [u8]);
+pub(super) struct Le<'a>(pub(super) &'a [u8]);
 
 impl Le<'_> {
-    fn u8(&self, at: usize) -> u8 {
+    pub(super) fn u8(&self, at: usize) -> u8 {
         self.0[at]
     }
-    fn u16(&self, at: usize) -> u16 {
+    pub(super) fn u16(&self, at: usize) -> u16 {
         u16::from_le_bytes([self.0[at], self.0[at + 1]])
     }
-    fn u32(&self, at: usize) -> u32 {
+    pub(super) fn u32(&self, at: usize) -> u32 {
         u32::from_le_bytes(self.0[at..at + 4].try_into().unwrap_or([0; 4]))
     }
-    fn u64(&self, at: usize) -> u64 {
+    pub(super) fn u64(&self, at: usize) -> u64 {
         u64::from_le_bytes(self.0[at..at + 8].try_into().unwrap_or([0; 8]))
     }
 }
 
-/// Builds field errors for one file.
-struct Check<'a> {
-    file: &'a str,
+/// Builds field errors for one file; `prefix` names the part of the file the fields are in
+/// (`""` for a container, `"member 1 "` inside a set container).
+pub(super) struct Check<'a> {
+    pub(super) file: &'a str,
+    pub(super) prefix: String,
 }
 
 impl Check<'_> {
-    fn field(&self, field: impl Into<String>, found: impl ToString, expected: impl Into<String>) -> ContainerError {
+    pub(super) fn field(
+        &self,
+        field: impl Into<String>,
+        found: impl ToString,
+        expected: impl Into<String>,
+    ) -> ContainerError {
         ContainerError::Field {
             file: self.file.to_string(),
-            field: field.into(),
+            field: format!("{}{}", self.prefix, field.into()),
             found: found.to_string(),
             expected: expected.into(),
         }
     }
 
-    fn truncated(&self, what: &'static str, needed: u64, found: usize) -> ContainerError {
-        ContainerError::Truncated { file: self.file.to_string(), what, needed, found: found as u64 }
+    pub(super) fn truncated(&self, what: &str, needed: u64, found: usize) -> ContainerError {
+        ContainerError::Truncated {
+            file: self.file.to_string(),
+            what: format!("{}{what}", self.prefix),
+            needed,
+            found: found as u64,
+        }
     }
+}
+
+/// Where the data section a header and table describe lies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum DataSection {
+    /// A container's own: right after the table, to the end of the file, streams in table
+    /// order.
+    Own,
+    /// A set container's shared section (`offset` from the file start, `bytes` long); the
+    /// set checks the order of the members' streams in it.
+    Shared { offset: u64, bytes: u64 },
 }
 
 /// Parses and validates everything but the stream bytes: the header, the table, and that
 /// the table is exactly the regions the header's texture, tile mode and mip streams give.
 pub fn parse(file: &str, bytes: &[u8]) -> Result<(Header, Vec<StreamEntry>, PackRegions), ContainerError> {
-    let check = Check { file };
-    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
-        let found: String = bytes.iter().take(8).map(|b| format!("{b:02x}")).collect();
+    parse_block(&Check { file, prefix: String::new() }, bytes, 0, DataSection::Own)
+}
+
+/// [`parse`] of the header and table starting at `at` of `bytes` (the whole file), whose
+/// streams lie in `data`.
+pub(super) fn parse_block(
+    check: &Check,
+    bytes: &[u8],
+    at: usize,
+    data: DataSection,
+) -> Result<(Header, Vec<StreamEntry>, PackRegions), ContainerError> {
+    let rest = bytes.get(at..).unwrap_or(&[]);
+    if rest.len() < MAGIC.len() || rest[..MAGIC.len()] != MAGIC {
+        let found: String = rest.iter().take(8).map(|b| format!("{b:02x}")).collect();
         return Err(check.field("magic", format!("0x{found}"), "\"SFSIMTEX\" (an sfsim packed texture)"));
     }
-    if bytes.len() < HEADER_BYTES {
-        return Err(check.truncated("header", HEADER_BYTES as u64, bytes.len()));
+    if rest.len() < HEADER_BYTES {
+        return Err(check.truncated("header", (at + HEADER_BYTES) as u64, bytes.len()));
     }
-    let h = Le(&bytes[..HEADER_BYTES]);
+    let h = Le(&rest[..HEADER_BYTES]);
     let version = h.u16(8);
     if version != VERSION {
         return Err(check.field("header version", version, format!("{VERSION}")));
@@ -256,21 +304,25 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Header, Vec<StreamEntry>, Pack
             format!("{} ({} tile mode, {mip_streams} streamable mips)", regions.regions.len(), tile_mode),
         ));
     }
-    let expected_offset = data_offset(regions.regions.len());
+    let table_end = at as u64 + data_offset(regions.regions.len());
+    let (expected_offset, why) = match data {
+        DataSection::Own => (table_end, format!("header + {stream_count} entries")),
+        DataSection::Shared { offset, .. } => (offset, "the set's shared data section".to_string()),
+    };
     let data_off = h.u64(32);
     if data_off != expected_offset {
-        return Err(check.field(
-            "data offset",
-            data_off,
-            format!("{expected_offset} (header + {stream_count} entries)"),
-        ));
+        return Err(check.field("data offset", data_off, format!("{expected_offset} ({why})")));
     }
-    if (bytes.len() as u64) < data_off {
-        return Err(check.truncated("stream table", data_off, bytes.len()));
+    if (bytes.len() as u64) < table_end {
+        return Err(check.truncated("stream table", table_end, bytes.len()));
     }
     let data_bytes = h.u64(40);
     let file_end = data_off.checked_add(data_bytes);
-    if file_end != Some(bytes.len() as u64) {
+    if let DataSection::Shared { bytes: shared, .. } = data {
+        if data_bytes != shared {
+            return Err(check.field("data size", data_bytes, format!("{shared} (the set's shared data section)")));
+        }
+    } else if file_end != Some(bytes.len() as u64) {
         if file_end.is_some_and(|end| end > bytes.len() as u64) {
             return Err(check.truncated("data section", file_end.unwrap_or(u64::MAX), bytes.len()));
         }
@@ -298,16 +350,22 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Header, Vec<StreamEntry>, Pack
     let mut entries = Vec::with_capacity(regions.regions.len());
     let mut data_end = 0u64;
     for (index, region) in regions.regions.iter().enumerate() {
-        let at = HEADER_BYTES + index * ENTRY_BYTES;
-        let entry =
-            parse_entry(&check, index, &Le(&bytes[at..at + ENTRY_BYTES]), format, region, data_end, data_bytes)?;
-        data_end = entry.relative_offset + u64::from(entry.compressed_size);
+        let e = at + HEADER_BYTES + index * ENTRY_BYTES;
+        let entry = parse_entry(check, index, &Le(&bytes[e..e + ENTRY_BYTES]), format, region, data_end, data_bytes)?;
+        // A shared section's order is the set's to check; a container's is table order.
+        if data == DataSection::Own {
+            data_end = entry.relative_offset + u64::from(entry.compressed_size);
+        }
         entries.push(entry);
     }
-    let stored = Le(bytes).u64(TABLE_HASH_AT);
-    let found = table_hash(&bytes[..data_off as usize]);
+    let stored = h.u64(TABLE_HASH_AT);
+    let found = table_hash(&bytes[at..table_end as usize]);
     if stored != found {
-        return Err(ContainerError::TableHash { file: file.to_string(), expected: stored, found });
+        let file = match check.prefix.trim_end() {
+            "" => check.file.to_string(),
+            part => format!("{} {part}", check.file),
+        };
+        return Err(ContainerError::TableHash { file, expected: stored, found });
     }
     Ok((header, entries, regions))
 }

@@ -25,6 +25,11 @@ pub enum InspectError {
     Container(#[from] ContainerError),
     #[error("{file}: not a readable DDS: {source}")]
     Dds { file: String, source: DdsError },
+    #[error(
+        "{file} is a set container (SFSIMSET: three textures in one file); expected a single-texture container, \
+         DDS or image here (`sfsim inspect` describes a set)"
+    )]
+    SetContainer { file: String },
     #[error("{0}")]
     Image(#[from] PackError),
     #[error("{file}: mip {level} is out of range; expected 0..{levels}")]
@@ -65,6 +70,9 @@ impl TextureFile {
     pub fn open(path: &Path) -> Result<TextureFile, InspectError> {
         let name = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|source| InspectError::Read { file: name.clone(), source })?;
+        if bytes.starts_with(&super::set::SET_MAGIC) {
+            return Err(InspectError::SetContainer { file: name });
+        }
         let kind = if bytes.starts_with(CONTAINER_MAGIC) {
             Kind::Container(Box::new(Container::parse(&name, bytes)?))
         } else if bytes.starts_with(DDS_MAGIC) {

@@ -15,6 +15,10 @@
 //! [`Container::decode_stream`] decodes it and checks its FNV-1a hash, so a tile that arrives
 //! corrupted is detected. Nothing panics on a hostile file.
 //!
+//! Sets ([`SetContainer`], [`pack_set`]): a diffuse/normal/specular trio in one file, the
+//! members' tables as above and their streams interleaved by tile position in one shared data
+//! section, so the tiles a shared-per-set policy loads together are adjacent.
+//!
 //! Inspecting ([`TextureFile`], [`compare`], [`export_dds`]): any container, DDS or image as
 //! RGBA8 mips, PSNR/RMSE between two of them, a container back out as a DDS.
 //!
@@ -36,6 +40,7 @@ mod input;
 mod inspect;
 mod packer;
 mod reader;
+mod set;
 mod summary;
 #[cfg(test)]
 mod tests;
@@ -48,4 +53,8 @@ pub use input::{load_image, load_input, Input};
 pub use inspect::{compare, compare_channels, export_dds, ChannelError, Comparison, InspectError, TextureFile};
 pub use packer::{encode_mips, layout_bytes, pack, pack_dds, rdo_mips, PackOptions, PackedTexture};
 pub use reader::{Container, Stream};
+pub use set::{
+    companion_tiles, interleave, pack_set, parse_set, placement, write_set, PackedFile, SetContainer, SetHeader, Slot,
+    LAYOUT_INTERLEAVED, MEMBER_KINDS, SET_HEADER_BYTES, SET_MAGIC, SET_MEMBERS, SET_VERSION,
+};
 pub use summary::{PathTotals, Summary, Timing};

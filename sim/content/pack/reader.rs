@@ -9,12 +9,15 @@ use sfsim_models::codec::bc::tiles_to_surface;
 use sfsim_models::mdu::{decode, MduRequest};
 use sfsim_models::texture::{MipLayout, PackRegions, TILE_BYTES};
 use std::path::Path;
+use std::sync::Arc;
 
-/// A validated container held in memory.
+/// A validated container held in memory: a whole `SFSIMTEX` file, or one member of a set
+/// container (then `bytes` is the whole set file, shared with the other members, and the
+/// header's data offset is the set's shared data section).
 #[derive(Debug, Clone)]
 pub struct Container {
     name: String,
-    bytes: Vec<u8>,
+    bytes: Arc<Vec<u8>>,
     header: Header,
     entries: Vec<StreamEntry>,
     regions: PackRegions,
@@ -47,7 +50,19 @@ impl Container {
     /// Validates `bytes`, naming them `name` in errors.
     pub fn parse(name: &str, bytes: Vec<u8>) -> Result<Container, ContainerError> {
         let (header, entries, regions) = format::parse(name, &bytes)?;
-        Ok(Container { name: name.to_string(), bytes, header, entries, regions })
+        Ok(Container { name: name.to_string(), bytes: Arc::new(bytes), header, entries, regions })
+    }
+
+    /// A container over `bytes` whose header and table were parsed and checked elsewhere (a
+    /// set member: the set parser checked every stream lies in the shared data section).
+    pub(super) fn from_parts(
+        name: String,
+        bytes: Arc<Vec<u8>>,
+        header: Header,
+        entries: Vec<StreamEntry>,
+        regions: PackRegions,
+    ) -> Container {
+        Container { name, bytes, header, entries, regions }
     }
 
     pub fn name(&self) -> &str {
@@ -71,7 +86,7 @@ impl Container {
         self.entries.len()
     }
 
-    /// Bytes of the whole file.
+    /// Bytes of the whole file (for a set member, the whole set file).
     pub fn file_bytes(&self) -> u64 {
         self.bytes.len() as u64
     }
