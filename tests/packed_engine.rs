@@ -183,11 +183,11 @@ fn normal(path: &Path) -> std::path::PathBuf {
     out
 }
 
-/// A set sharing one feedback map loads its tiles in one request only where they run the
-/// same MDU stages: a raw (incompressible) specular beside compressed diffuse/normal tiles
-/// loads on its own, and every tile still verifies.
+/// A set sharing one feedback map loads each tile as its own request with its own MDU
+/// stages: a raw (incompressible) specular beside compressed diffuse/normal tiles loads
+/// with them, and every tile still verifies.
 #[test]
-fn shared_feedback_groups_only_tiles_with_the_same_stages() {
+fn shared_feedback_loads_each_tile_with_its_own_stages() {
     let dir = tempfile::tempdir().unwrap();
     write_containers(dir.path());
     // Noise does not shrink: every specular stream is stored raw.

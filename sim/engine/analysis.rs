@@ -6,7 +6,7 @@
 use super::feedback::TextureGroup;
 use super::tiles::{Status, TileId};
 use super::{Engine, EngineError};
-use sfsim_models::texture::{TextureDesc, TileCoord};
+use sfsim_models::texture::TileCoord;
 use sfsim_models::units::Time;
 
 impl Engine {
@@ -120,25 +120,6 @@ impl Engine {
     }
 }
 
-/// The standard tiles of `to` (same size, maybe another tile shape) that cover `tile` of
-/// `from`; none when that mip is in `to`'s packed tail (always resident).
-pub(super) fn companion_tiles(from: &TextureDesc, tile: TileCoord, to: &TextureDesc) -> Vec<TileCoord> {
-    if tile.mip >= to.first_packed_mip() {
-        return Vec::new();
-    }
-    if from.format.tile_texels() == to.format.tile_texels() {
-        return vec![tile];
-    }
-    let (fw, fh) = from.format.tile_texels();
-    let (tw, th) = to.format.tile_texels();
-    let info = to.mip(tile.mip);
-    let (x0, x1) = (tile.x * fw / tw, ((tile.x + 1) * fw - 1) / tw);
-    let (y0, y1) = (tile.y * fh / th, ((tile.y + 1) * fh - 1) / th);
-    let mut out = Vec::new();
-    for y in y0..=y1.min(info.tiles_y.saturating_sub(1)) {
-        for x in x0..=x1.min(info.tiles_x.saturating_sub(1)) {
-            out.push(TileCoord { mip: tile.mip, x, y });
-        }
-    }
-    out
-}
+/// The standard tiles of `to` that cover `tile` of `from` (the set container's placement
+/// rule is the same, so one function serves both).
+pub(super) use crate::content::pack::companion_tiles;

@@ -441,36 +441,6 @@ mod tests {
         assert!((4096 / 32..4096 / 8).contains(&n), "{n} of 4096 sampled");
     }
 
-    /// The set container's layout places companions by the same rule the shared-per-set
-    /// policy loads them by.
-    #[test]
-    fn the_set_layouts_companions_are_the_engines() {
-        use crate::content::pack::companion_tiles;
-        let d = |size, format| TextureDesc::new(size, size, format, None).unwrap();
-        let pairs = [
-            (d(8192, BcFormat::Bc1), d(8192, BcFormat::Bc5)),
-            (d(8192, BcFormat::Bc5), d(8192, BcFormat::Bc1)),
-            (d(4096, BcFormat::Bc7), d(4096, BcFormat::Bc7)),
-            (d(1024, BcFormat::Bc1), d(2048, BcFormat::Bc7)),
-            (d(2048, BcFormat::Bc4), d(512, BcFormat::Bc3)),
-        ];
-        let mut compared = 0;
-        for (from, to) in pairs {
-            for mip in 0..from.first_packed_mip() {
-                let info = from.mip(mip);
-                for y in 0..info.tiles_y.min(5) {
-                    for x in (0..info.tiles_x).step_by((info.tiles_x as usize / 4).max(1)) {
-                        let tile = TileCoord { mip, x, y };
-                        let engine = super::super::analysis::companion_tiles(&from, tile, &to);
-                        assert_eq!(companion_tiles(&from, tile, &to), engine, "{from:?} → {to:?} {tile:?}");
-                        compared += 1;
-                    }
-                }
-            }
-        }
-        assert!(compared > 100, "{compared}");
-    }
-
     #[test]
     fn a_container_of_another_format_is_refused_naming_both() {
         let desc = TextureDesc::new(4096, 4096, BcFormat::Bc7, None).unwrap();
