@@ -14,6 +14,7 @@ mod feedback;
 mod feedback_rate;
 mod io_curves;
 mod io_scenarios;
+mod mixed_io;
 mod pack;
 mod packed_engine;
 mod scenario_errors;

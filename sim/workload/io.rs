@@ -6,12 +6,11 @@ use crate::iopath::{Completed, IoPath};
 use crate::kernel::Kernel;
 use crate::scenario::Scenario;
 use crate::stats::{Bins, StatSet, LATENCY_POINTS};
-use rand::{Rng, SeedableRng};
+use crate::workload::title::Title;
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use sfsim_models::nvme::{
-    Request, RequestError, RequestOptions, Source, SwizzleMode, BCPACK_MODE_MAX, MAX_ZLIB_OUTPUT, STREAM_ALIGNMENT,
-};
+use sfsim_models::nvme::{RequestError, RequestOptions, SwizzleMode, BCPACK_MODE_MAX, MAX_ZLIB_OUTPUT};
 use sfsim_models::units::{Bytes, Time};
 use sfsim_models::ConfigError;
 
@@ -55,7 +54,7 @@ impl StreamSize {
         }
     }
 
-    fn sample(&self, rng: &mut ChaCha8Rng) -> Bytes {
+    pub(super) fn sample(&self, rng: &mut ChaCha8Rng) -> Bytes {
         match self {
             StreamSize::Fixed(b) => *b,
             StreamSize::Uniform { min, max } => Bytes(rng.gen_range(min.0..=max.0)),
@@ -185,48 +184,6 @@ impl IoWorkload {
     }
 }
 
-/// Makes the title's requests: sizes, ratios and file layout from the seeded RNG.
-struct RequestMaker<'a> {
-    cfg: &'a IoWorkload,
-    rng: ChaCha8Rng,
-    next_offset: u64,
-}
-
-impl RequestMaker<'_> {
-    fn make(&mut self) -> Request {
-        let cfg = self.cfg;
-        let uncompressed = cfg.stream.sample(&mut self.rng);
-        let compressed = if cfg.options.decompresses() {
-            let jitter = 1.0 + cfg.ratio_spread * (2.0 * self.rng.gen::<f64>() - 1.0);
-            Bytes(((uncompressed.0 as f64 / (cfg.ratio * jitter)).floor() as u64).max(1))
-        } else {
-            uncompressed
-        };
-        let intermediate = if cfg.options.zlib && cfg.options.bcpack() {
-            let mean = ((compressed.0 as f64) * (uncompressed.0 as f64)).sqrt() as u64;
-            Bytes(mean.clamp(compressed.0 + 1, uncompressed.0.saturating_sub(1).max(compressed.0 + 1)))
-        } else {
-            Bytes::ZERO
-        };
-        let source = match cfg.source {
-            SourceKind::File => {
-                let offset = self.next_offset;
-                self.next_offset = (offset + compressed.0).next_multiple_of(STREAM_ALIGNMENT);
-                Source::File { offset }
-            }
-            SourceKind::Memory => Source::Memory,
-        };
-        Request {
-            source,
-            source_size: compressed,
-            intermediate_size: intermediate,
-            destination_size: uncompressed,
-            options: cfg.options,
-            fill: cfg.fill,
-        }
-    }
-}
-
 /// A run that could not complete.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
@@ -282,8 +239,7 @@ pub fn run_with(
     progress: &mut dyn FnMut(Time, Time),
 ) -> Result<IoOutcome, RunError> {
     let end = scenario.duration;
-    let mut maker = RequestMaker { cfg, rng: ChaCha8Rng::seed_from_u64(scenario.seed ^ 0x5f5f_696f), next_offset: 0 };
-    let mut pending = maker.make();
+    let mut title = Title::new(cfg, scenario.seed ^ 0x5f5f_696f, 0, 0);
     let mut kernel = Kernel::new();
     kernel.schedule(Time::ZERO, Event::Tick);
     for change in &cfg.set_staging {
@@ -295,8 +251,6 @@ pub fn run_with(
     let (mut nvme_w, mut in_w, mut out_w, mut req_w) =
         (Bins::new(window), Bins::new(window), Bins::new(window), Bins::new(window));
     let (mut nvme_f, mut in_f, mut out_f) = (Bins::new(FINE_BIN), Bins::new(FINE_BIN), Bins::new(FINE_BIN));
-    let mut in_flight = 0u64;
-    let mut enqueued = 0u64;
     let mut completed: Vec<Completed> = Vec::new();
     let mut latencies = Vec::new();
     let (mut dest_done, mut src_done) = (0u64, 0u64);
@@ -310,13 +264,7 @@ pub fn run_with(
         }
         match event {
             Event::Tick => {
-                while in_flight == 0 || in_flight + pending.source_size.0 <= cfg.in_flight.0 {
-                    in_flight += pending.source_size.0;
-                    path.enqueue(now, pending, enqueued)
-                        .map_err(|source| RunError::Request { index: enqueued, source })?;
-                    enqueued += 1;
-                    pending = maker.make();
-                }
+                title.tick(now, &mut path)?;
                 kernel.schedule(now + cfg.cadence, Event::Tick);
             }
             Event::Wake => {
@@ -328,7 +276,7 @@ pub fn run_with(
         }
         path.process(now, &mut completed);
         for c in completed.drain(..) {
-            in_flight -= c.source_size.0;
+            title.completed(&c);
             req_w.add_at(c.done, 1);
             latencies.push(c.done - c.enqueued);
             dest_done += c.destination_size.0;
@@ -376,7 +324,7 @@ pub fn run_with(
     let fine = (0..fine_count).map(|i| (Time(FINE_BIN.0 * i as u64), fnv[i], fin[i], fout[i])).collect();
 
     latencies.sort_unstable();
-    let stats = collect_stats(scenario, &path, &latencies, enqueued, dest_done, src_done);
+    let stats = collect_stats(scenario, &path, &latencies, title.enqueued(), dest_done, src_done);
     Ok(IoOutcome { stats, windows, fine, fine_bin: FINE_BIN, latencies, events: kernel.processed() })
 }
 

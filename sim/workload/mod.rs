@@ -3,7 +3,9 @@
 //! same [`IoPath`](crate::iopath::IoPath).
 
 pub mod attribution;
+pub mod background;
 pub mod cuts;
 pub mod io;
 pub mod render;
 pub mod stream;
+pub mod title;

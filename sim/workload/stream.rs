@@ -13,7 +13,9 @@ use crate::scenario::Scenario;
 use crate::scene::{FeedbackRenderer, FrameStats, RenderConfig, Scene, SceneConfig};
 use crate::stats::{StatSet, LATENCY_POINTS};
 use crate::workload::attribution::{self, Resource};
+use crate::workload::background::{self, Background};
 use crate::workload::cuts::CutTracker;
+use crate::workload::io::IoWorkload;
 use crate::workload::render::{ray_camera, RenderError, RenderWorkload};
 use serde::{Deserialize, Serialize};
 use sfsim_models::mdu::JobDone;
@@ -35,6 +37,9 @@ pub struct StreamWorkload {
     pub content: ContentConfig,
     /// Full (default) or timing-only simulation.
     pub mode: StreamMode,
+    /// Other IO sharing the drive, staging buffer and MDU with the engine (none): IO
+    /// workloads (asset reads from file, in-memory decompression), each its own title.
+    pub background: Vec<IoWorkload>,
 }
 
 /// How much a streaming run computes besides its timing.
@@ -62,6 +67,7 @@ impl Default for StreamWorkload {
             engine: EngineConfig::default(),
             content: ContentConfig::Synthetic(SyntheticContent::default()),
             mode: StreamMode::Full,
+            background: Vec::new(),
         }
     }
 }
@@ -101,6 +107,7 @@ impl StreamWorkload {
             ));
         }
         self.engine.validate().map_err(|e| e.within("engine"))?;
+        background::validate(&self.background)?;
         self.content.validate().map_err(|e| e.within("content"))
     }
 
@@ -123,6 +130,9 @@ pub enum StreamError {
     /// The engine stopped: a content model or policy returned something invalid.
     #[error("{0}")]
     Engine(#[from] EngineError),
+    /// A background title's request was refused at enqueue.
+    #[error("background: {0}")]
+    Background(#[from] crate::workload::io::RunError),
 }
 
 impl From<ConfigError> for StreamError {
@@ -191,6 +201,8 @@ pub struct StreamOutcome {
 enum Event {
     Frame(u64),
     Wake,
+    /// Background title `i` enqueues.
+    Background(usize),
 }
 
 /// The swappable components of a streaming run: the engine's policies and the IO path
@@ -264,6 +276,10 @@ pub fn run_with(
     if frames > 0 {
         kernel.schedule(Time::ZERO, Event::Frame(0));
     }
+    let mut background = Background::new(&cfg.background, scenario.seed);
+    for i in 0..background.len() {
+        kernel.schedule(Time::ZERO, Event::Background(i));
+    }
     let mut wake_at: Option<Time> = None;
     let mut rows = Vec::with_capacity(frames as usize);
     let mut completed: Vec<Completed> = Vec::new();
@@ -275,13 +291,21 @@ pub fn run_with(
     let mut requested_so_far = [0u64; MIP_COLUMNS];
 
     while let Some((now, event)) = kernel.pop() {
-        if let Event::Wake = event {
-            if wake_at == Some(now) {
-                wake_at = None;
+        match event {
+            Event::Wake if wake_at == Some(now) => wake_at = None,
+            Event::Background(i) => {
+                let next = background.tick(i, now, &mut io)?;
+                if next < scenario.duration {
+                    kernel.schedule(next, Event::Background(i));
+                }
             }
+            _ => {}
         }
         io.process(now, &mut completed);
         for c in completed.drain(..) {
+            if background.claim(&c) {
+                continue;
+            }
             request_latencies.push(c.done - c.enqueued);
             let tiles = engine.io_completed(&c);
             // Host work on the loaded bytes: simulated time does not move.
@@ -382,6 +406,7 @@ pub fn run_with(
     totals.push_quality_stats(&mut stats, "sampled texture reads", "");
     cuts.push_stats(&mut stats, frame_period);
     engine.push_mip_stats(&mut stats);
+    background.push_stats(&mut stats, scenario.duration);
     if let Some(v) = &verifier {
         v.push_stats(&mut stats);
     }
