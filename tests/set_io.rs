@@ -103,8 +103,7 @@ fn a_merged_io_stays_within_max_io() {
 
 #[test]
 fn the_intermediate_holds_staging_until_its_job_ends() {
-    let mut hw = Hardware::default();
-    hw.staging = Bytes::kib(512);
+    let hw = Hardware { staging: Bytes::kib(512), ..Hardware::default() };
     let mut io = IoPath::new(&hw, 1).unwrap();
     io.enqueue_all(Time::ZERO, &set_at(0)).unwrap();
     // 78.5 KB compressed + 81.5 KB intermediate are held while the set is in flight.
