@@ -36,8 +36,13 @@
 //! Inside a frame time passes: the GPU queue runs the render, the feedback resolve and the
 //! UpdateTileMappings batches; the engine's feedback thread pays for analysis per texel
 //! and submits each load when it gets there; completions are seen once per frame
-//! (`PerFrame`) or by a streaming thread (`StreamingThread`). See docs/calibration.md.
-//! [`output`] writes what the run measured.
+//! (`PerFrame`) or by a streaming thread (`StreamingThread`). Each tile is its own
+//! DirectStorage request; a texture set's tiles are submitted together
+//! ([`iopath::IoPath::enqueue_all`]) and, laid out back to back in their file, read as one
+//! IO. A streaming run may carry `background` IO titles beside the engine that share the
+//! drive, staging buffer and MDU. After the run, each frame is charged to the resource its
+//! tiles waited on most ([`workload::attribution`]: `engine.bottleneck.*`). See
+//! docs/calibration.md. [`output`] writes what the run measured.
 //!
 //! ## Running a scenario
 //! ```text
