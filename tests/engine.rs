@@ -405,3 +405,25 @@ fn camera_cuts_are_found_and_each_gets_sharp_again() {
     assert!((max - max.round()).abs() < 1e-6, "{max} frames");
     assert_eq!(stat(&o.stats, "quality.cuts_never_sharp"), 0.0);
 }
+
+#[test]
+fn trace_json_has_the_gpu_queues_and_engine_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t");
+    let status = crate::common::sfsim()
+        .args(["run", "-q", "--no-host-stats", "--set", "duration=1s", "--set"])
+        .arg("workload.engine.completions=StreamingThread")
+        .arg("--out")
+        .arg(&out)
+        .arg(repo("scenarios/quickstart.ron"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let trace: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("trace.json")).unwrap()).unwrap();
+    let events = trace["traceEvents"].as_array().expect("traceEvents");
+    let count = |name: &str| events.iter().filter(|e| e["name"] == name && e["ph"] == "X").count();
+    for name in ["UpdateTileMappings", "MinMip upload", "MinMip update"] {
+        assert!(count(name) > 10, "{name}: {} spans", count(name));
+    }
+    assert!(count("render 0") == 1 && count("pass 3") == 1);
+}

@@ -43,7 +43,9 @@ impl Engine {
         let victims = self.policies.eviction.victims(now, &self.db, &self.lists.resident);
         let evicted = self.evict(now, &victims)?;
         // One UpdateTileMappings call unmaps the frame's evictions.
-        self.mapping.queue(&mut self.timeline.gpu, now, Vec::new());
+        if let Some(span) = self.mapping.queue(&mut self.timeline.gpu, now, Vec::new()) {
+            self.timeline.spans.mapping_calls.push(span);
+        }
         for &t in &evicted {
             texels += self.minmip.refresh(&self.db, t);
         }
@@ -167,12 +169,15 @@ impl Engine {
         let tiles = std::mem::take(&mut self.lists.complete);
         let texels: u64 = tiles.iter().map(|id| self.minmip.texels(id.texture)).sum();
         let cost = self.cfg.cpu.cost(self.cfg.cpu.minmip_per_texel, texels);
-        let (_, updated) = self.timeline.streaming_thread.run(now, cost);
+        let (start, updated) = self.timeline.streaming_thread.run(now, cost);
+        self.timeline.spans.streaming_thread.push((start, updated));
         let mut textures: Vec<u32> = tiles.iter().map(|id| id.texture).collect();
         textures.sort_unstable();
         textures.dedup();
         let copy_texels: u64 = textures.iter().map(|&t| self.minmip.texels(t)).sum();
-        let (_, landed) = self.timeline.copy.run(updated, Time(self.cfg.gpu.minmip_copy_per_texel.0 * copy_texels));
+        let upload = self.timeline.copy.run(updated, Time(self.cfg.gpu.minmip_copy_per_texel.0 * copy_texels));
+        self.timeline.spans.uploads.push(upload);
+        let landed = upload.1;
         if let Some(r) = self.reports.last_mut() {
             r.cpu_minmip += cost;
             r.minmip_texels_copied += copy_texels;
@@ -217,5 +222,11 @@ impl Engine {
     /// Each frame's report, in order (a frame's pass may still be running for the last).
     pub fn frame_reports(&self) -> &[FrameReport] {
         &self.reports
+    }
+
+    /// When the work between frames ran: mapping calls, MinMip uploads, the streaming
+    /// thread's updates (trace.json's tracks).
+    pub fn queue_spans(&self) -> &super::QueueSpans {
+        &self.timeline.spans
     }
 }

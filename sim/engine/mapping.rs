@@ -29,16 +29,17 @@ impl MappingQueue {
 
     /// Queues one call on `queue` at `now` that maps `mapped` (loading tiles, told when it
     /// finishes) and unmaps the tiles noted since the last call; nothing when both are
-    /// empty.
-    pub fn queue(&mut self, queue: &mut SerialQueue, now: Time, mapped: Vec<TileId>) {
+    /// empty. Returns when the call ran on the queue.
+    pub fn queue(&mut self, queue: &mut SerialQueue, now: Time, mapped: Vec<TileId>) -> Option<(Time, Time)> {
         if mapped.is_empty() && self.unmaps == 0 {
-            return;
+            return None;
         }
         let tiles = (mapped.len() + std::mem::take(&mut self.unmaps)) as u64;
-        let (_, end) = queue.run(now, self.per_call + Time(self.per_tile.0 * tiles));
+        let span = queue.run(now, self.per_call + Time(self.per_tile.0 * tiles));
         if !mapped.is_empty() {
-            self.pending.push_back((end, mapped));
+            self.pending.push_back((span.1, mapped));
         }
+        Some(span)
     }
 
     /// When the next call with tiles to map finishes.

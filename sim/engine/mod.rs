@@ -43,7 +43,7 @@ pub use load_order::{LoadOrder, LoadOrderKind, SeenTile};
 pub use packed::{PackedConfig, PackedContent, Verifier, Verify};
 pub use report::{Bottleneck, FrameReport};
 pub use tiles::{Status, TileDb, TileId, TileState};
-pub use timeline::{Completions, FrameGpu, FrameWork, GpuCosts};
+pub use timeline::{Completions, FrameGpu, FrameWork, GpuCosts, QueueSpans};
 
 use crate::iopath::{Completed, IoPath};
 use crate::scene::FeedbackRenderer;

@@ -99,7 +99,9 @@ impl Engine {
         report.bottleneck = Some(stop);
         report.seen_list = self.lists.seen.len() as u32;
         // One call maps the pass's loads and unmaps the standby tiles it reclaimed.
-        self.mapping.queue(&mut self.timeline.gpu, now, submitted);
+        if let Some(span) = self.mapping.queue(&mut self.timeline.gpu, now, submitted) {
+            self.timeline.spans.mapping_calls.push(span);
+        }
     }
 
     fn seen_tile(&self, id: TileId) -> SeenTile {

@@ -155,4 +155,17 @@ pub(super) struct Timeline {
     pub passes_late: u64,
     /// Frames whose render began more than one frame period after the frame started.
     pub renders_late: u64,
+    /// When work ran that no frame report holds, for trace.json.
+    pub spans: QueueSpans,
+}
+
+/// (start, end) of the work on the queues that run between frames.
+#[derive(Debug, Default, Clone)]
+pub struct QueueSpans {
+    /// UpdateTileMappings calls on the direct queue.
+    pub mapping_calls: Vec<(Time, Time)>,
+    /// MinMip uploads on the copy queue (`StreamingThread`).
+    pub uploads: Vec<(Time, Time)>,
+    /// The streaming thread's MinMip updates (`StreamingThread`).
+    pub streaming_thread: Vec<(Time, Time)>,
 }

@@ -28,8 +28,22 @@ pub(super) fn stream_trace(o: &StreamOutcome) -> Trace {
     t.name_process(GPU, "GPU");
     t.name_thread(GPU, 0, "direct queue: render");
     t.name_thread(GPU, 1, "direct queue: feedback resolve");
+    t.name_thread(GPU, 2, "direct queue: UpdateTileMappings");
+    t.name_thread(GPU, 3, "copy queue: MinMip uploads");
     t.name_process(ENGINE_CPU, "Engine CPU");
     t.name_thread(ENGINE_CPU, 0, "feedback thread");
+    t.name_thread(ENGINE_CPU, 1, "streaming thread");
+    let spans = o.engine.queue_spans();
+    let tracks = [
+        (GPU, 2, "UpdateTileMappings", "gpu", &spans.mapping_calls),
+        (GPU, 3, "MinMip upload", "gpu", &spans.uploads),
+        (ENGINE_CPU, 1, "MinMip update", "cpu", &spans.streaming_thread),
+    ];
+    for (process, thread, name, category, list) in tracks {
+        for &(start, end) in list.iter() {
+            t.complete(process, thread, name, category, start, end - start, &[]);
+        }
+    }
     for x in &o.transfers {
         t.complete(NVME, 0, "IO", "nvme", x.start, x.end - x.start, &[("bytes", json!(x.bytes)), ("io", json!(x.id))]);
     }
@@ -57,7 +71,8 @@ pub(super) fn stream_trace(o: &StreamOutcome) -> Trace {
             &[
                 ("loads", json!(e.loads)),
                 ("evictions", json!(e.evictions)),
-                ("bottleneck", json!(e.bottleneck.map_or("none", |b| b.name()))),
+                ("bottleneck", json!(f.bottleneck.name())),
+                ("submission_stop", json!(e.bottleneck.map_or("none", |b| b.name()))),
             ],
         );
         let g = &e.gpu;
