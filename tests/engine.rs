@@ -427,3 +427,29 @@ fn trace_json_has_the_gpu_queues_and_engine_threads() {
     }
     assert!(count("render 0") == 1 && count("pass 3") == 1);
 }
+
+/// Issue acceptance on the loaded path (about 150 s in release on 2 cores, so ignored;
+/// `cargo test --release --test integration engine::city_flythrough -- --ignored`).
+#[test]
+#[ignore]
+fn city_flythrough_saturates_the_drive_in_bursts_and_names_it() {
+    let scenario = load("scenarios/stream/city-flythrough.ron", &[]);
+    let sfsim::scenario::Workload::Stream(cfg) = &scenario.workload else { unreachable!() };
+    let o = stream::run(&scenario, cfg, &mut |_, _| {}, &mut |_, _| {}).unwrap();
+    let s = &o.stats;
+    assert!(stat(s, "nvme.window_min") >= 500.0, "window_min {}", stat(s, "nvme.window_min"));
+    let bursts: Vec<f64> = o
+        .frames
+        .iter()
+        .filter(|f| f.io_waiting > 0)
+        .map(|f| f.nvme_bytes as f64 / 1e6 / o.frame_period.as_secs_f64())
+        .collect();
+    let burst_rate = bursts.iter().sum::<f64>() / bursts.len() as f64;
+    assert!(burst_rate >= 1800.0, "mean NVMe rate over {} burst frames: {burst_rate} MB/s", bursts.len());
+    let largest = s
+        .iter()
+        .filter(|x| x.name.starts_with("engine.bottleneck."))
+        .max_by(|a, b| a.value.unwrap_or(0.0).total_cmp(&b.value.unwrap_or(0.0)))
+        .unwrap();
+    assert_eq!(largest.name, "engine.bottleneck.drive");
+}
