@@ -13,6 +13,7 @@ mod feedback;
 mod feedback_rate;
 mod io_curves;
 mod io_scenarios;
+mod nonresident;
 mod pack;
 mod packed_engine;
 mod scenario_errors;

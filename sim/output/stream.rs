@@ -98,10 +98,42 @@ const FRAME_COLUMNS: &[Column] = &[
     // Empty in a timing-only run, which does not measure quality.
     Column { name: "lod_deficit_mean", unit: "mips", value: |r, _| quality(r.sampler.mean_lod_deficit()) },
     Column { name: "blurry_share", unit: "fraction", value: |r, _| quality(r.sampler.blurry_share()) },
+    Column { name: "nonresident_reads", unit: "reads", value: |r, _| quality_count(r, r.sampler.nonresident_reads) },
+    Column {
+        name: "nonresident_reads_point",
+        unit: "reads",
+        value: |r, _| quality_count(r, r.sampler.nonresident_reads_point),
+    },
+    // Measured texture reads per effective mip, floor(effective LOD); 15 = 15 and above.
+    Column { name: "reads_mip0", unit: "reads", value: |r, _| quality_count(r, r.sampler.reads_by_mip[0]) },
+    Column { name: "reads_mip1", unit: "reads", value: |r, _| quality_count(r, r.sampler.reads_by_mip[1]) },
+    Column { name: "reads_mip2", unit: "reads", value: |r, _| quality_count(r, r.sampler.reads_by_mip[2]) },
+    Column { name: "reads_mip3", unit: "reads", value: |r, _| quality_count(r, r.sampler.reads_by_mip[3]) },
+    Column { name: "reads_mip4", unit: "reads", value: |r, _| quality_count(r, r.sampler.reads_by_mip[4]) },
+    Column { name: "reads_mip5", unit: "reads", value: |r, _| quality_count(r, r.sampler.reads_by_mip[5]) },
+    Column { name: "reads_mip6", unit: "reads", value: |r, _| quality_count(r, r.sampler.reads_by_mip[6]) },
+    Column { name: "reads_mip7", unit: "reads", value: |r, _| quality_count(r, r.sampler.reads_by_mip[7]) },
+    Column { name: "reads_mip8", unit: "reads", value: |r, _| quality_count(r, r.sampler.reads_by_mip[8]) },
+    Column { name: "reads_mip9", unit: "reads", value: |r, _| quality_count(r, r.sampler.reads_by_mip[9]) },
+    Column { name: "reads_mip10", unit: "reads", value: |r, _| quality_count(r, r.sampler.reads_by_mip[10]) },
+    Column { name: "reads_mip11", unit: "reads", value: |r, _| quality_count(r, r.sampler.reads_by_mip[11]) },
+    Column { name: "reads_mip12", unit: "reads", value: |r, _| quality_count(r, r.sampler.reads_by_mip[12]) },
+    Column { name: "reads_mip13", unit: "reads", value: |r, _| quality_count(r, r.sampler.reads_by_mip[13]) },
+    Column { name: "reads_mip14", unit: "reads", value: |r, _| quality_count(r, r.sampler.reads_by_mip[14]) },
+    Column { name: "reads_mip15", unit: "reads", value: |r, _| quality_count(r, r.sampler.reads_by_mip[15]) },
 ];
 
 fn quality(v: Option<f64>) -> Cell {
     v.map_or(Cell::Missing, |v| Cell::Fixed(v, 4))
+}
+
+/// A count of measured texture reads: empty when the frame measured none.
+fn quality_count(r: &StreamFrame, count: u64) -> Cell {
+    if r.sampler.quality_samples > 0 {
+        Cell::Int(count)
+    } else {
+        Cell::Missing
+    }
 }
 
 /// (name, unit) of every frames.csv column, in order.
