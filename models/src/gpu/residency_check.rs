@@ -170,6 +170,46 @@ mod tests {
         assert!(c.tap_is_resident(&map, &tap(9, 0, 0, 0, 0)));
     }
 
+    /// Why no MinMip filter setting makes a 16x anisotropic read safe: its probes spread
+    /// over the major axis (up to 8 x 2^LOD mip-0 texels each way), which can reach further
+    /// than the largest offset (1/4 MinMip texel), where the filter's ramp has already
+    /// dropped below the neighbour's value. A trilinear quad reaches less than 1.5 x 2^m
+    /// mip-0 texels at mip m: 48 at mip 5, under 1/4 of a 256-texel tile.
+    #[test]
+    fn an_anisotropic_footprint_can_outreach_the_filter_offset() {
+        use crate::gpu::{Filter, MinMipFilter, Offset, PreparedSampler, SamplerDesc, Slope};
+        // 8192^2 BC7: 256x256 tiles, a 32x32 map, mips 0..=5 standard, the tail from 6.
+        // Mip 4 resident up to column 16, only the tail from column 17 on.
+        let values = (0..32 * 32).map(|i| if i % 32 >= 17 { 48 } else { 32 }).collect();
+        let map = MinMipMap::from_values(32, 32, values).unwrap();
+        let check = ResidencyCheck::new((256, 256), 6).unwrap();
+        let widest = MinMipFilter {
+            slope_u: Slope::TwoAndHalf,
+            slope_v: Slope::TwoAndHalf,
+            offset_u: Offset::Quarter,
+            offset_v: Offset::Quarter,
+        };
+        // 0.4 MinMip texels left of the border; 256 x 16 texels per pixel: ratio 16, LOD 4.
+        let uv = (16.6 / 32.0, 16.5 / 32.0);
+        let derivs = [256.0 / 8192.0, 0.0, 0.0, 16.0 / 8192.0];
+        let run = |filter, derivs| {
+            let desc = SamplerDesc { filter, lod_bias: 0.0, minmip: Some(widest) };
+            PreparedSampler::new(&desc, 8192, 8192, 14).unwrap().sample(uv, derivs, Some(&map)).unwrap()
+        };
+        let aniso = run(Filter::Anisotropic { max_aniso: 16 }, derivs);
+        assert_eq!(aniso.desired_lod, 4.0);
+        // The ramp from column 17 (mip 6) 0.4 texels away: 6 - 2.5 * (0.4 - 0.25).
+        assert_eq!(aniso.clamp, 5.625);
+        // The last probe, 120 texels right of the sample, lands in column 17, whose mip 5
+        // is not resident.
+        assert!(check.touches_nonresident(&map, &aniso.footprint));
+        // A trilinear read of LOD 4 at the same place, clamped alike, reaches less than 1.5
+        // texels of mip 5 (48 mip-0 texels, well short of the border): resident.
+        let tri = run(Filter::Trilinear, [16.0 / 8192.0, 0.0, 0.0, 16.0 / 8192.0]);
+        assert_eq!((tri.desired_lod, tri.clamp), (4.0, 5.625));
+        assert!(!check.touches_nonresident(&map, &tri.footprint));
+    }
+
     #[test]
     fn coarse_mips_cover_many_minmip_texels_and_clamp_to_the_map() {
         // BC1 tiles are 512x256: a 2048x1024 texture has a 4x4 map.
