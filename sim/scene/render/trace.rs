@@ -298,7 +298,7 @@ impl FeedbackRenderer<'_> {
                 touches(&p, unclamped)
             }
         };
-        u8::from(configured) * NONRESIDENT | u8::from(point) * NONRESIDENT_POINT
+        (u8::from(configured) * NONRESIDENT) | (u8::from(point) * NONRESIDENT_POINT)
     }
 }
 
