@@ -15,6 +15,7 @@ mod feedback_rate;
 mod io_curves;
 mod io_scenarios;
 mod mixed_io;
+mod nonresident;
 mod pack;
 mod packed_engine;
 mod scenario_errors;

@@ -50,6 +50,24 @@ macro_rules! requested_mip {
     };
 }
 
+/// Measured texture reads whose effective LOD's mip is `$mip` (empty without quality).
+macro_rules! reads_mip {
+    ($mip:literal, $name:literal) => {
+        Column { name: $name, unit: "reads", value: |r, _| quality_count(r, r.sampler.reads_by_mip[$mip]) }
+    };
+}
+
+/// Measured texture reads at mip `$mip` and coarser.
+macro_rules! reads_mip_up {
+    ($mip:literal, $name:literal) => {
+        Column {
+            name: $name,
+            unit: "reads",
+            value: |r, _| quality_count(r, r.sampler.reads_by_mip[$mip..].iter().sum()),
+        }
+    };
+}
+
 /// The columns of frames.csv, in order: the file's only definition of its layout.
 const FRAME_COLUMNS: &[Column] = &[
     Column { name: "frame", unit: "index", value: |r, _| Cell::Int(r.frame) },
@@ -113,6 +131,12 @@ const FRAME_COLUMNS: &[Column] = &[
     // Empty in a timing-only run, which does not measure quality.
     Column { name: "lod_deficit_mean", unit: "mips", value: |r, _| quality(r.sampler.mean_lod_deficit()) },
     Column { name: "blurry_share", unit: "fraction", value: |r, _| quality(r.sampler.blurry_share()) },
+    Column { name: "nonresident_reads", unit: "reads", value: |r, _| quality_count(r, r.sampler.nonresident_reads) },
+    Column {
+        name: "nonresident_reads_point",
+        unit: "reads",
+        value: |r, _| quality_count(r, r.sampler.nonresident_reads_point),
+    },
     resident_mip!(0, "resident_mip0"),
     resident_mip!(1, "resident_mip1"),
     resident_mip!(2, "resident_mip2"),
@@ -129,10 +153,27 @@ const FRAME_COLUMNS: &[Column] = &[
     requested_mip!(5, "requested_mip5"),
     requested_mip!(6, "requested_mip6"),
     requested_mip!(7, "requested_mip7_up"),
+    reads_mip!(0, "reads_mip0"),
+    reads_mip!(1, "reads_mip1"),
+    reads_mip!(2, "reads_mip2"),
+    reads_mip!(3, "reads_mip3"),
+    reads_mip!(4, "reads_mip4"),
+    reads_mip!(5, "reads_mip5"),
+    reads_mip!(6, "reads_mip6"),
+    reads_mip_up!(7, "reads_mip7_up"),
 ];
 
 fn quality(v: Option<f64>) -> Cell {
     v.map_or(Cell::Missing, |v| Cell::Fixed(v, 4))
+}
+
+/// A count of measured texture reads: empty when the frame measured none.
+fn quality_count(r: &StreamFrame, count: u64) -> Cell {
+    if r.sampler.quality_samples > 0 {
+        Cell::Int(count)
+    } else {
+        Cell::Missing
+    }
 }
 
 /// (name, unit) of every frames.csv column, in order.

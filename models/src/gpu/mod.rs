@@ -10,6 +10,8 @@
 //!   one sample's footprint, with the spec's small-tail-mip latitude ([`SmallTailPolicy`]).
 //! - [`MinMipMap`]: finest resident mip per mip-0 tile; point-sampled clamp (baseline) and
 //!   the continuous MinMip filter ([`MinMipFilter`], [`Slope`], [`Offset`]).
+//! - [`ResidencyCheck`]: whether a read's [`Footprint`] touches a tile the MinMip map does
+//!   not have resident (the hazard the MinMip clamp and filter prevent).
 //! - [`sample`]: LOD from UV derivatives per D3D11.3 §7.18.11, the MinMip clamp, and the
 //!   [`Footprint`] of taps each filter reads.
 //!
@@ -28,6 +30,7 @@ mod lod_select;
 mod minmip;
 mod minmip_filter;
 mod region_used;
+mod residency_check;
 mod sampler;
 
 pub use error::GpuError;
@@ -44,4 +47,5 @@ pub use lod_select::{anisotropic_lod, isotropic_lod, linear_mips, nearest_mip, A
 pub use minmip::MinMipMap;
 pub use minmip_filter::{MinMipFilter, Offset, Slope};
 pub use region_used::MipRegionUsedFeedback;
+pub use residency_check::ResidencyCheck;
 pub use sampler::{sample, sample_lods, DesiredLod, Filter, Lods, PreparedSampler, Sample, SamplerDesc};

@@ -153,6 +153,24 @@ impl DesiredLod {
     pub fn effective(&self, clamp: f32) -> f32 {
         self.desired.max(f64::from(clamp)) as f32
     }
+
+    /// The LODs under a MinMip clamp of `clamp` mips, whatever computed it: what
+    /// [`PreparedSampler::clamped`] returns when its clamp is `clamp` (e.g. the point-sampled
+    /// clamp of a sampler that filters it, for a counterfactual).
+    #[inline]
+    pub fn with_clamp(&self, clamp: f32) -> Lods {
+        let effective = self.desired.max(f64::from(clamp));
+        Lods {
+            desired_lod: self.desired as f32,
+            clamp,
+            effective_lod: effective as f32,
+            anisotropy: self.ratio as f32,
+            desired: self.desired,
+            effective,
+            ratio: self.ratio,
+            major: self.major,
+        }
+    }
 }
 
 /// Samples a `tex_w x tex_h` texture of `mip_count` mips with `desc` at normalized `uv`.
@@ -289,30 +307,21 @@ impl PreparedSampler {
             }
             .ok_or(GpuError::NonFinite("uv"))?,
         };
-        let effective = d.desired.max(f64::from(clamp));
-        Ok(Lods {
-            desired_lod: d.desired as f32,
-            clamp,
-            effective_lod: effective as f32,
-            anisotropy: d.ratio as f32,
-            desired: d.desired,
-            effective,
-            ratio: d.ratio,
-            major: d.major,
-        })
+        Ok(d.with_clamp(clamp))
     }
 
     /// As [`sample`].
     pub fn sample(&self, uv: (f64, f64), derivs: [f64; 4], minmip: Option<&MinMipMap>) -> Result<Sample, GpuError> {
         let l = self.lods(uv, derivs, minmip)?;
-        let (tex_w, tex_h, mip_count) = (self.tex_w, self.tex_h, self.mip_count);
-        let probes = match self.desc.filter {
-            Filter::Anisotropic { max_aniso } => {
-                aniso_probes(uv, l.ratio, l.major, max_aniso, f64::from(tex_w), f64::from(tex_h))
-            }
-            _ => Probes { uvs: vec![uv] },
-        };
-        let dims = (tex_w, tex_h, mip_count);
+        Ok(self.sample_with(uv, &l))
+    }
+
+    /// The [`Sample`] of the LODs `l` that [`lods`](Self::lods) (or
+    /// [`clamped`](Self::clamped)) returned for `uv` from this sampler: [`sample`](Self::sample)
+    /// is `lods` then this.
+    pub fn sample_with(&self, uv: (f64, f64), l: &Lods) -> Sample {
+        let probes = self.probes(uv, l);
+        let dims = (self.tex_w, self.tex_h, self.mip_count);
         let feedback_footprint = footprint(self.desc.filter, &probes, l.desired, dims);
         // Unclamped samples read exactly what feedback traces: reuse it.
         let read_footprint = if l.effective == l.desired {
@@ -320,14 +329,48 @@ impl PreparedSampler {
         } else {
             footprint(self.desc.filter, &probes, l.effective, dims)
         };
-        Ok(Sample {
+        Sample {
             desired_lod: l.desired_lod,
             clamp: l.clamp,
             effective_lod: l.effective_lod,
             anisotropy: l.anisotropy,
             footprint: read_footprint,
             feedback_footprint,
-        })
+        }
+    }
+
+    /// The texels the texture read of LODs `l` at `uv` touches: [`Sample::footprint`]
+    /// without the feedback footprint.
+    pub fn read_footprint(&self, uv: (f64, f64), l: &Lods) -> Footprint {
+        let probes = self.probes(uv, l);
+        footprint(self.desc.filter, &probes, l.effective, (self.tex_w, self.tex_h, self.mip_count))
+    }
+
+    /// The finest mip the texture read of LODs `l` touches (every tap of
+    /// [`read_footprint`](Self::read_footprint) is at this mip or the next).
+    pub fn finest_read_mip(&self, l: &Lods) -> u32 {
+        match self.desc.filter {
+            Filter::Point | Filter::Bilinear => nearest_mip(l.effective, self.mip_count),
+            Filter::Trilinear | Filter::Anisotropic { .. } => linear_mips(l.effective, self.mip_count).0,
+        }
+    }
+
+    /// Where the filter looks for the sample at `uv` with LODs `l`.
+    fn probes(&self, uv: (f64, f64), l: &Lods) -> Probes {
+        match self.desc.filter {
+            Filter::Anisotropic { max_aniso } => {
+                aniso_probes(uv, l.ratio, l.major, max_aniso, f64::from(self.tex_w), f64::from(self.tex_h))
+            }
+            _ => Probes { uvs: vec![uv] },
+        }
+    }
+}
+
+impl Lods {
+    /// Whether the MinMip clamp raised the LOD: when not, the read's footprint is the
+    /// feedback footprint.
+    pub fn is_clamped(&self) -> bool {
+        self.effective != self.desired
     }
 }
 

@@ -11,12 +11,12 @@ use super::{RayCamera, SamplePattern, Scene};
 use serde::{Deserialize, Serialize};
 use sfsim_models::gpu::{
     linear_mips, FeedbackArray, FeedbackLayout, Filter, Footprint, Lod53, MinMipFeedbackSlice, MinMipMap,
-    MipRegionUsedFeedback, PreparedSampler, SamplerDesc, SmallTailPolicy, TexelLocator,
+    MipRegionUsedFeedback, PreparedSampler, ResidencyCheck, SamplerDesc, SmallTailPolicy, TexelLocator,
 };
 use sfsim_models::texture::{TileCoord, TileGrid};
 use sfsim_models::ConfigError;
 use std::collections::BTreeMap;
-use trace::{Chunk, MaterialTexture, TracedSample, Writes, CHUNK};
+use trace::{Chunk, MaterialTexture, TracedSample, Writes, CHUNK, NONRESIDENT, NONRESIDENT_POINT};
 
 /// Which mips are resident when no streaming engine runs (the engine drives the MinMip
 /// maps itself).
@@ -156,7 +156,20 @@ pub struct FrameStats {
     pub lod_deficit_sum: f64,
     /// Measured texture samples at least one mip blurrier than desired.
     pub blurry: u64,
+    /// Measured texture samples whose read (the footprint at the effective LOD) touches a
+    /// texel of a tile the texture's MinMip map does not have resident, with the
+    /// configured sampler's MinMip clamp.
+    pub nonresident_reads: u64,
+    /// The same count on the same frame had the MinMip clamp been point sampled: equal to
+    /// `nonresident_reads` when the sampler has no MinMip filter.
+    pub nonresident_reads_point: u64,
+    /// Measured texture samples per effective mip, `floor(effective LOD)` (15 and above in
+    /// the last entry).
+    pub reads_by_mip: [u64; READ_MIPS],
 }
+
+/// Entries of [`FrameStats::reads_by_mip`]: mips 0..=15.
+pub const READ_MIPS: usize = 16;
 
 impl FrameStats {
     /// Share of measured texture samples at least one mip blurrier than desired; `None`
@@ -170,8 +183,18 @@ impl FrameStats {
         (self.quality_samples > 0).then(|| self.lod_deficit_sum / self.quality_samples as f64)
     }
 
-    /// `quality.lod_deficit.mean` and `quality.blurry_share` over these counts; `what` names
-    /// the samples ("texture samples"), `note` is appended to the deficit's description.
+    /// Share of measured texture samples that touch a non-resident tile, with the
+    /// configured MinMip clamp and with a point-sampled one; `None` without any.
+    pub fn nonresident_shares(&self) -> Option<(f64, f64)> {
+        (self.quality_samples > 0).then(|| {
+            let n = self.quality_samples as f64;
+            (self.nonresident_reads as f64 / n, self.nonresident_reads_point as f64 / n)
+        })
+    }
+
+    /// `quality.lod_deficit.mean`, `quality.blurry_share` and the `quality.nonresident_*`
+    /// stats over these counts (null without measured samples); `what` names the samples
+    /// ("texture samples"), `note` is appended to the deficit's description.
     pub fn push_quality_stats(&self, s: &mut crate::stats::StatSet, what: &str, note: &str) {
         s.push(
             "quality.lod_deficit.mean",
@@ -185,6 +208,26 @@ impl FrameStats {
             "fraction",
             format!("{what} at least one mip blurrier than desired"),
         );
+        let measured = self.quality_samples > 0;
+        s.push(
+            "quality.nonresident_reads",
+            measured.then_some(self.nonresident_reads as f64),
+            "count",
+            format!("{what} whose filter footprint touches a tile the MinMip map has not resident"),
+        );
+        let shares = self.nonresident_shares();
+        s.push(
+            "quality.nonresident_share",
+            shares.map(|(configured, _)| configured),
+            "fraction",
+            format!("{what} touching a non-resident tile, with the sampler's MinMip clamp"),
+        );
+        s.push(
+            "quality.nonresident_share_point",
+            shares.map(|(_, point)| point),
+            "fraction",
+            format!("{what} touching a non-resident tile had the MinMip clamp been point sampled"),
+        );
     }
 
     /// Adds another frame's (or chunk's) counts.
@@ -196,6 +239,11 @@ impl FrameStats {
         self.quality_samples += other.quality_samples;
         self.lod_deficit_sum += other.lod_deficit_sum;
         self.blurry += other.blurry;
+        self.nonresident_reads += other.nonresident_reads;
+        self.nonresident_reads_point += other.nonresident_reads_point;
+        for (a, b) in self.reads_by_mip.iter_mut().zip(&other.reads_by_mip) {
+            *a += b;
+        }
     }
 }
 
@@ -230,6 +278,8 @@ pub struct FeedbackRenderer<'s> {
     writes_feedback: Vec<bool>,
     /// Each texture's sampler, checked once.
     samplers: Vec<PreparedSampler>,
+    /// Each texture's tile shape and packed tail, to test reads against its MinMip map.
+    residency: Vec<ResidencyCheck>,
     /// Per shape, its material's textures (the scene's `textures_of`, with classes).
     materials: Vec<Vec<MaterialTexture>>,
     /// Each texture's requested tiles, filled and drained by `requested_tiles`.
@@ -310,6 +360,12 @@ impl<'s> FeedbackRenderer<'s> {
             .map_err(|e| ConfigError::new("sampler", e.to_string()))?;
         let written = vec![false; scene.textures.len()];
         let samplers: Vec<PreparedSampler> = samplers;
+        let residency = scene
+            .textures
+            .iter()
+            .map(|d| ResidencyCheck::new(d.format.tile_texels(), d.first_packed_mip()))
+            .collect::<Result<_, _>>()
+            .map_err(|e| ConfigError::new("texture_sets", e.to_string()))?;
         let sampler_class = classes(&samplers);
         let layout_class = classes(&layouts);
         let minmip_class = classes(&minmip.iter().map(|m: &MinMipMap| (m.width(), m.height())).collect::<Vec<_>>());
@@ -344,6 +400,7 @@ impl<'s> FeedbackRenderer<'s> {
             minmip,
             writes_feedback,
             samplers,
+            residency,
             materials,
             first_writes,
             tile_sets: scene.textures.iter().map(|d| TileSet::new(TileGrid::new(d))).collect(),
@@ -497,6 +554,11 @@ impl<'s> FeedbackRenderer<'s> {
                 let deficit = f64::from(s.effective - s.desired).max(0.0);
                 stats.lod_deficit_sum += deficit;
                 stats.blurry += u64::from(deficit >= 1.0);
+                stats.nonresident_reads += u64::from(s.nonresident & NONRESIDENT != 0);
+                stats.nonresident_reads_point += u64::from(s.nonresident & NONRESIDENT_POINT != 0);
+                // Effective LODs are >= 0 (NaN, never measured, would land on mip 0).
+                let mip = (s.effective.floor() as usize).min(READ_MIPS - 1);
+                stats.reads_by_mip[mip] += 1;
             }
         }
         if let Some(out) = pixels {

@@ -9,7 +9,7 @@
 use super::super::visibility::{Visibility, MISS};
 use super::super::RayCamera;
 use super::{FeedbackRenderer, FeedbackWrites};
-use sfsim_models::gpu::{DesiredLod, Footprint, Lod53};
+use sfsim_models::gpu::{DesiredLod, Footprint, Lod53, Lods, Sample};
 
 /// Samples per parallel work item.
 pub(super) const CHUNK: usize = 256;
@@ -21,7 +21,14 @@ pub(super) struct TracedSample {
     pub desired: f32,
     pub effective: f32,
     pub writes: Writes,
+    /// [`NONRESIDENT`] and [`NONRESIDENT_POINT`] flags (0 when quality is not measured).
+    pub nonresident: u8,
 }
+
+/// [`TracedSample::nonresident`]: the read touches a tile its MinMip map has not resident.
+pub(super) const NONRESIDENT: u8 = 1;
+/// [`TracedSample::nonresident`]: it would with a point-sampled MinMip clamp.
+pub(super) const NONRESIDENT_POINT: u8 = 2;
 
 #[derive(Clone, Copy)]
 pub(super) enum Writes {
@@ -170,16 +177,29 @@ impl FeedbackRenderer<'_> {
             let map = &self.minmip[m.texture as usize];
             let lods = if !self.cfg.measure_quality {
                 // Timing only: the effective LOD is not needed (nor read).
-                Some((d.lod(), f32::NAN))
+                Some((d.lod(), f32::NAN, 0))
             } else if point_clamp {
                 let index = minmip_texel.get_or(m.minmip_class, || map.point_index(hit.uv.0, hit.uv.1));
-                index.map(|i| (d.lod(), d.effective(map.clamp_at(i))))
+                index.map(|i| {
+                    let clamp = map.clamp_at(i);
+                    let nonresident = self.nonresident_flags(m.texture, hit.uv, &d, clamp, None);
+                    (d.lod(), d.effective(clamp), nonresident)
+                })
             } else {
-                sampler.clamped(hit.uv, &d, Some(map)).ok().map(|l| (l.desired_lod, l.effective_lod))
+                sampler.clamped(hit.uv, &d, Some(map)).ok().map(|l| {
+                    let nonresident = self.nonresident_flags(m.texture, hit.uv, &d, l.clamp, None);
+                    (l.desired_lod, l.effective_lod, nonresident)
+                })
             };
-            if let Some((desired, effective)) = lods {
+            if let Some((desired, effective, nonresident)) = lods {
                 let value = self.layouts[m.texture as usize].recorded_value(desired, self.cfg.feedback.small_tail);
-                out.push(TracedSample { texture: m.texture, desired, effective, writes: Writes::Texel(tx, ty, value) });
+                out.push(TracedSample {
+                    texture: m.texture,
+                    desired,
+                    effective,
+                    writes: Writes::Texel(tx, ty, value),
+                    nonresident,
+                });
             }
         }
     }
@@ -208,6 +228,7 @@ impl FeedbackRenderer<'_> {
                 desired: f32::NAN,
                 effective: f32::NAN,
                 writes: Writes::Texel(tx, ty, recorded),
+                nonresident: 0,
             });
         }
     }
@@ -216,17 +237,68 @@ impl FeedbackRenderer<'_> {
     fn sample_footprints(&self, hit: &ShadedHit, out: &mut Vec<TracedSample>, footprints: &mut Vec<Footprint>) {
         for m in &self.materials[hit.object as usize] {
             let sampler = &self.samplers[m.texture as usize];
-            let minmip = self.cfg.measure_quality.then(|| &self.minmip[m.texture as usize]);
-            if let Ok(s) = sampler.sample(hit.uv, hit.derivs, minmip) {
-                out.push(TracedSample {
-                    texture: m.texture,
-                    desired: s.desired_lod,
-                    effective: s.effective_lod,
-                    writes: Writes::Footprint(footprints.len() as u32),
-                });
-                footprints.push(s.feedback_footprint);
-            }
+            let (sample, nonresident) = if self.cfg.measure_quality {
+                let map = &self.minmip[m.texture as usize];
+                let Ok(d) = sampler.desired(hit.derivs) else { continue };
+                let Ok(l) = sampler.clamped(hit.uv, &d, Some(map)) else { continue };
+                let s = sampler.sample_with(hit.uv, &l);
+                let nonresident = self.nonresident_flags(m.texture, hit.uv, &d, l.clamp, Some(&s));
+                (s, nonresident)
+            } else {
+                let Ok(s) = sampler.sample(hit.uv, hit.derivs, None) else { continue };
+                (s, 0)
+            };
+            out.push(TracedSample {
+                texture: m.texture,
+                desired: sample.desired_lod,
+                effective: sample.effective_lod,
+                writes: Writes::Footprint(footprints.len() as u32),
+                nonresident,
+            });
+            footprints.push(sample.feedback_footprint);
         }
+    }
+
+    /// The [`NONRESIDENT`] / [`NONRESIDENT_POINT`] flags of a texture read at `uv` of
+    /// desired LOD `d` under the configured MinMip clamp `clamp` (mips): whether the read's
+    /// footprint touches a tile the texture's MinMip map has not resident, and whether it
+    /// would under the point-sampled clamp. `sample` is the read's [`Sample`] when built.
+    fn nonresident_flags(
+        &self,
+        texture: u32,
+        uv: (f64, f64),
+        d: &DesiredLod,
+        clamp: f32,
+        sample: Option<&Sample>,
+    ) -> u8 {
+        let t = texture as usize;
+        let (sampler, map, check) = (&self.samplers[t], &self.minmip[t], &self.residency[t]);
+        let touches = |l: &Lods, built: Option<&Footprint>| {
+            if check.resident_from(map, sampler.finest_read_mip(l)) {
+                return false; // every tile the read could reach is resident: no footprint needed
+            }
+            match built {
+                Some(f) => check.touches_nonresident(map, f),
+                None => check.touches_nonresident(map, &sampler.read_footprint(uv, l)),
+            }
+        };
+        // `clamped` with the clamp already known: `desired` and the clamp are all it uses.
+        let l = d.with_clamp(clamp);
+        let configured = touches(&l, sample.map(|s| &s.footprint));
+        let point = if self.cfg.sampler.minmip.is_none() {
+            configured
+        } else {
+            // The point clamp is never above the filtered one (the filter's own texel term).
+            let point_clamp = map.clamp_point(uv.0, uv.1).unwrap_or(0.0);
+            if point_clamp == clamp {
+                configured
+            } else {
+                let p = d.with_clamp(point_clamp);
+                let unclamped = sample.filter(|_| !p.is_clamped()).map(|s| &s.feedback_footprint);
+                touches(&p, unclamped)
+            }
+        };
+        (u8::from(configured) * NONRESIDENT) | (u8::from(point) * NONRESIDENT_POINT)
     }
 }
 

@@ -273,3 +273,38 @@ proptest! {
         prop_assert_eq!(sampler.desired_lod53(derivs).unwrap(), expected);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// The pieces a renderer uses for the non-resident-read count — `sample_with`,
+    /// `read_footprint`, `DesiredLod::with_clamp`, `finest_read_mip` — agree with `sample`.
+    #[test]
+    fn counterfactual_pieces_match_sample(
+        filter in arb_filter(), u in 0.0f64..1.0, v in 0.0f64..1.0,
+        d in proptest::array::uniform4(-0.05f64..0.05),
+        values in proptest::collection::vec(0u8..=80, 16),
+        filtered in any::<bool>(),
+    ) {
+        let f = MinMipFilter {
+            slope_u: Slope::TwoAndHalf, slope_v: Slope::Four, offset_u: Offset::Quarter, offset_v: Offset::Eighth,
+        };
+        let desc = SamplerDesc { filter, lod_bias: 0.0, minmip: filtered.then_some(f) };
+        let sampler = PreparedSampler::new(&desc, TEX, TEX, MIPS).unwrap();
+        let map = MinMipMap::from_values(4, 4, values).unwrap();
+        let s = sampler.sample((u, v), d, Some(&map)).unwrap();
+        let desired = sampler.desired(d).unwrap();
+        let l = desired.with_clamp(s.clamp);
+        prop_assert_eq!(&sampler.sample_with((u, v), &l), &s);
+        prop_assert_eq!(&sampler.read_footprint((u, v), &l), &s.footprint);
+        prop_assert_eq!(sampler.finest_read_mip(&l), s.footprint.mips()[0]);
+        if !l.is_clamped() {
+            prop_assert_eq!(&s.footprint, &s.feedback_footprint);
+        }
+        // The point clamp of a filtering sampler: what a point-sampling one reads.
+        let point = PreparedSampler::new(&SamplerDesc { minmip: None, ..desc }, TEX, TEX, MIPS).unwrap();
+        let p = point.sample((u, v), d, Some(&map)).unwrap();
+        let lp = desired.with_clamp(map.clamp_point(u, v).unwrap());
+        prop_assert_eq!(&sampler.read_footprint((u, v), &lp), &p.footprint);
+    }
+}
