@@ -18,6 +18,7 @@ mod mixed_io;
 mod nonresident;
 mod pack;
 mod packed_engine;
+mod plot_cmd;
 mod scenario_errors;
 mod set_io;
 mod stat_names;

@@ -1,4 +1,4 @@
-//! The command line: `sfsim run`, `sfsim sweep`, `sfsim pack` and the content tools.
+//! The command line: `sfsim run`, `sfsim sweep`, `sfsim plot`, `sfsim pack` and the content tools.
 
 mod camera;
 mod codec_report;
@@ -8,6 +8,7 @@ mod frame;
 mod inspect;
 mod mdu;
 mod pack;
+mod plot;
 mod run;
 mod sweep;
 mod view;
@@ -28,6 +29,9 @@ enum Command {
     Run(run::RunArgs),
     /// Run a scenario once per value of one parameter and tabulate chosen stats.
     Sweep(sweep::SweepArgs),
+    /// Plot columns of a CSV (a sweep.csv, or a tidy table of stat/value/unit rows) as a
+    /// PNG + SVG and a small index.html.
+    Plot(plot::PlotArgs),
     /// Draw one frame of a Render scenario: desired-LOD and MinMip overlay views, feedback
     /// and MinMip map pictures.
     Frame(frame::FrameArgs),
@@ -62,6 +66,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => run::execute(args),
         Command::Sweep(args) => sweep::execute(args),
+        Command::Plot(args) => plot::execute(args),
         Command::Camera(command) => camera::execute(command),
         Command::Frame(args) => frame::execute(args),
         Command::Mdu(args) => mdu::execute(args),

@@ -35,6 +35,7 @@ mod html;
 mod plot;
 mod summary;
 mod summary_html;
+pub mod table;
 
 pub(crate) use plot::ensure_font;
 
@@ -119,6 +120,21 @@ pub struct LinePlot {
     pub log_x: bool,
 }
 
+/// Markers over a categorical x axis (e.g. policy names): category `i` sits at
+/// x = i and is labelled with its name; a series' points `(i, y)` are drawn as
+/// dots, not joined (the categories have no order to follow).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CategoryPlot {
+    pub file_stem: String,
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    /// Tick labels, left to right.
+    pub categories: Vec<String>,
+    /// Points with x a category index; others are skipped.
+    pub series: Vec<Series>,
+}
+
 /// Empirical CDF of `samples` (x = value, y = fraction 0..1), with vertical
 /// marker lines such as `("p50", 3.2)`, `("p99", 9.1)`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -148,6 +164,7 @@ pub struct HistogramPlot {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Plot {
     Line(LinePlot),
+    Category(CategoryPlot),
     Cdf(CdfPlot),
     Histogram(HistogramPlot),
 }
@@ -157,6 +174,7 @@ impl Plot {
     pub fn file_stem(&self) -> &str {
         match self {
             Plot::Line(p) => &p.file_stem,
+            Plot::Category(p) => &p.file_stem,
             Plot::Cdf(p) => &p.file_stem,
             Plot::Histogram(p) => &p.file_stem,
         }
@@ -166,6 +184,7 @@ impl Plot {
     pub fn title(&self) -> &str {
         match self {
             Plot::Line(p) => &p.title,
+            Plot::Category(p) => &p.title,
             Plot::Cdf(p) => &p.title,
             Plot::Histogram(p) => &p.title,
         }
@@ -226,13 +245,18 @@ pub struct Report {
 /// within the report gets a `-2`, `-3`, ... suffix. Existing files are
 /// overwritten.
 pub fn write_report(report: &Report, out_dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
+    write_report_as(report, out_dir, "index.html")
+}
+
+/// [`write_report`] with the page named `page` instead of `index.html`.
+pub fn write_report_as(report: &Report, out_dir: &Path, page: &str) -> Result<Vec<PathBuf>, ReportError> {
     create_dir(out_dir)?;
     let stems = unique_stems(&report.plots);
     let mut written = Vec::with_capacity(report.plots.len() * 2 + 1);
     for (plot, stem) in report.plots.iter().zip(&stems) {
         written.extend(plot::render(plot, out_dir, stem)?);
     }
-    let index = out_dir.join("index.html");
+    let index = out_dir.join(page);
     let page = html::render(report, &stems);
     std::fs::write(&index, page).map_err(|source| ReportError::Io { path: index.clone(), source })?;
     written.push(index);

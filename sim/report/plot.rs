@@ -13,7 +13,7 @@ use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{format_value, CdfPlot, HistogramPlot, LinePlot, Plot, ReportError, PLOT_HEIGHT, PLOT_WIDTH};
+use super::{format_value, CategoryPlot, CdfPlot, HistogramPlot, LinePlot, Plot, ReportError, PLOT_HEIGHT, PLOT_WIDTH};
 
 /// Font family used for every text element (registered from the bundled TTF).
 const FONT: &str = "sans-serif";
@@ -123,6 +123,8 @@ struct Line {
     points: Vec<(f64, f64)>,
     /// Also draw a dot per point (short series, so single points show).
     dots: bool,
+    /// Join the points (false: dots only, for categorical x).
+    joined: bool,
 }
 
 struct Marker {
@@ -139,6 +141,8 @@ enum Prepared {
         y: (f64, f64),
         lines: Vec<Line>,
         hlines: Vec<Marker>,
+        /// Tick labels of a categorical x axis (category `i` at x = i); empty for numeric x.
+        categories: Vec<String>,
     },
     Cdf {
         common: Common,
@@ -160,6 +164,7 @@ impl Prepared {
     fn new(plot: &Plot) -> Self {
         match plot {
             Plot::Line(p) => prepare_line(p),
+            Plot::Category(p) => prepare_category(p),
             Plot::Cdf(p) => prepare_cdf(p),
             Plot::Histogram(p) => prepare_histogram(p),
         }
@@ -176,19 +181,19 @@ impl Prepared {
             builder.caption(one_line(&common.title), (FONT, 26).into_font());
         }
         match self {
-            Prepared::Line { common, log_x, x, y, lines, hlines } => {
+            Prepared::Line { common, log_x, x, y, lines, hlines, categories } => {
                 if *log_x {
                     let chart = builder.build_cartesian_2d((x.0..x.1).log_scale(), y.0..y.1)?;
-                    draw_line_chart(chart, common, *x, lines, hlines, segmented)?;
+                    draw_line_chart(chart, common, *x, lines, hlines, categories, segmented)?;
                 } else {
                     let chart = builder.build_cartesian_2d(x.0..x.1, y.0..y.1)?;
-                    draw_line_chart(chart, common, *x, lines, hlines, segmented)?;
+                    draw_line_chart(chart, common, *x, lines, hlines, categories, segmented)?;
                 }
             }
             Prepared::Cdf { common, x, curve, markers } => {
                 let (y0, y1) = (-0.02, 1.02);
                 let mut chart = builder.build_cartesian_2d(x.0..x.1, y0..y1)?;
-                draw_mesh(&mut chart, common, &|v| format_tick(*v), &|v| format_tick(*v))?;
+                draw_mesh(&mut chart, common, 10, &|v| format_tick(*v), &|v| format_tick(*v))?;
                 let mut legend = 0;
                 if common.has_data {
                     legend += draw_line(&mut chart, curve, segmented)?;
@@ -201,7 +206,7 @@ impl Prepared {
             }
             Prepared::Histogram { common, x, y_max, legend, bars } => {
                 let mut chart = builder.build_cartesian_2d(x.0..x.1, 0u64..*y_max)?;
-                draw_mesh(&mut chart, common, &|v| format_tick(*v), &|v| v.to_string())?;
+                draw_mesh(&mut chart, common, 10, &|v| format_tick(*v), &|v| v.to_string())?;
                 let mut entries = 0;
                 if common.has_data {
                     let color = PALETTE[0];
@@ -242,6 +247,7 @@ fn prepare_line(p: &LinePlot) -> Prepared {
             label: one_line(&s.label),
             color: PALETTE[i % PALETTE.len()],
             dots: pts.len() <= MAX_DOTTED_POINTS,
+            joined: true,
             points: decimate(&pts, x, PLOT_WIDTH as usize, p.log_x),
         })
         .collect();
@@ -263,6 +269,35 @@ fn prepare_line(p: &LinePlot) -> Prepared {
         y,
         lines,
         hlines,
+        categories: Vec::new(),
+    }
+}
+
+fn prepare_category(p: &CategoryPlot) -> Prepared {
+    let n = p.categories.len();
+    let keep = |&(x, y): &(f64, f64)| y.is_finite() && x >= 0.0 && x < n as f64 && x.fract() == 0.0;
+    let lines: Vec<Line> = p
+        .series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Line {
+            label: one_line(&s.label),
+            color: PALETTE[i % PALETTE.len()],
+            points: s.points.iter().copied().filter(keep).collect(),
+            dots: true,
+            joined: false,
+        })
+        .collect();
+    let has_data = lines.iter().any(|l| !l.points.is_empty());
+    let y = pad_range(min_max(lines.iter().flat_map(|l| l.points.iter().map(|p| p.1))), 0.05);
+    Prepared::Line {
+        common: Common { title: p.title.clone(), x_label: p.x_label.clone(), y_label: p.y_label.clone(), has_data },
+        log_x: false,
+        x: (-0.5, n.max(1) as f64 - 0.5),
+        y,
+        lines,
+        hlines: Vec::new(),
+        categories: p.categories.iter().map(|c| one_line(c)).collect(),
     }
 }
 
@@ -289,6 +324,7 @@ fn prepare_cdf(p: &CdfPlot) -> Prepared {
         color: PALETTE[0],
         points: decimate(&steps, x, PLOT_WIDTH as usize, false),
         dots: false,
+        joined: true,
     };
     let markers = markers
         .iter()
@@ -514,13 +550,24 @@ fn draw_line_chart<'a, DB, X>(
     x: (f64, f64),
     lines: &[Line],
     hlines: &[Marker],
+    categories: &[String],
     segmented: bool,
 ) -> DrawResult<DB>
 where
     DB: DrawingBackend + 'a,
     X: Ranged<ValueType = f64> + ValueFormatter<f64>,
 {
-    draw_mesh(&mut chart, common, &|v| format_tick(*v), &|v| format_tick(*v))?;
+    if categories.is_empty() {
+        draw_mesh(&mut chart, common, 10, &|v| format_tick(*v), &|v| format_tick(*v))?;
+    } else {
+        // Ticks fall on whole numbers when at most one per category is asked for.
+        let category = |v: &f64| {
+            let i = v.round();
+            let near = (v - i).abs() < 1e-6 && i >= 0.0;
+            near.then(|| categories.get(i as usize).cloned()).flatten().unwrap_or_default()
+        };
+        draw_mesh(&mut chart, common, categories.len(), &category, &|v| format_tick(*v))?;
+    }
     let mut legend = 0;
     for line in lines {
         legend += draw_line(&mut chart, line, segmented)?;
@@ -535,6 +582,7 @@ where
 fn draw_mesh<'a, DB, X, Y, XT, YT>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     common: &Common,
+    x_labels: usize,
     x_fmt: &dyn Fn(&XT) -> String,
     y_fmt: &dyn Fn(&YT) -> String,
 ) -> DrawResult<DB>
@@ -549,7 +597,7 @@ where
         .bold_line_style(BLACK.mix(0.12))
         .light_line_style(BLACK.mix(0.04))
         .max_light_lines(4)
-        .x_labels(10)
+        .x_labels(x_labels)
         .y_labels(8)
         .x_label_formatter(x_fmt)
         .y_label_formatter(y_fmt);
@@ -575,14 +623,18 @@ where
 {
     let style = line.color.stroke_width(2);
     let pts = &line.points;
-    let anno = if segmented {
+    let anno = if !line.joined {
+        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 6, style.filled())))?
+    } else if segmented {
         chart.draw_series(pts.windows(2).map(|w| PathElement::new(vec![w[0], w[1]], style)))?
     } else {
         chart.draw_series(LineSeries::new(pts.iter().copied(), style))?
     };
-    let dots = line.dots;
+    let dots = line.dots && line.joined;
     if !line.label.is_empty() {
-        if dots {
+        if !line.joined {
+            anno.label(line.label.as_str()).legend(move |(x, y)| Circle::new((x + 10, y), 6, style.filled()));
+        } else if dots {
             anno.label(line.label.as_str()).legend(move |(x, y)| {
                 EmptyElement::at((x, y))
                     + PathElement::new(vec![(0, 0), (20, 0)], style)
