@@ -419,6 +419,34 @@ mod tests {
     }
 
     #[test]
+    fn category_plot_labels_its_ticks_and_skips_points_off_the_categories() {
+        let dir = tempfile::tempdir().unwrap();
+        let plot = Plot::Category(CategoryPlot {
+            file_stem: "by policy".into(),
+            title: "p99 by policy".into(),
+            x_label: "policy".into(),
+            y_label: "p99 [ms]".into(),
+            categories: vec!["Lru".into(), "SamplerFeedback".into(), "Fifo".into()],
+            series: vec![
+                Series::new("slow", vec![(0.0, 12.0), (1.0, 9.0), (2.0, 14.0)]),
+                Series::new("fast", vec![(0.0, 6.0), (2.5, 1e9), (7.0, 1e9), (-1.0, 1e9)]),
+            ],
+        });
+        let written =
+            write_report_as(&Report { plots: vec![plot], ..Default::default() }, dir.path(), "p.html").unwrap();
+        let names: Vec<String> =
+            written.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        assert_eq!(names, ["by_policy.png", "by_policy.svg", "p.html"]);
+        check_files(&written);
+        let svg = std::fs::read_to_string(&written[1]).unwrap();
+        for text in ["Lru", "SamplerFeedback", "Fifo", "slow", "fast", "p99 [ms]"] {
+            assert!(svg.contains(text), "{text} missing");
+        }
+        // The off-category points (y = 1e9) do not stretch the y axis.
+        assert!(!svg.contains("1e9") && !svg.contains("1000000000"), "{svg}");
+    }
+
+    #[test]
     fn report_with_every_plot_kind() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("nested/out");
