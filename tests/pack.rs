@@ -393,7 +393,7 @@ fn rdo_max_loss_stays_within_budget_and_beats_the_best_fixed_lambda() {
         }
         rule_rows.push((name.clone(), r));
     }
-    let fixed = grid.iter().zip(&grid_ok).filter(|(_, ok)| **ok).map(|(l, _)| *l).last();
+    let fixed = grid.iter().zip(&grid_ok).filter(|(_, ok)| **ok).map(|(l, _)| *l).next_back();
     let fixed = fixed.expect("some λ of the grid keeps every texture within 2 dB");
     let (mut rule_total, mut fixed_total, mut smaller) = (0u64, 0u64, 0);
     eprintln!("{RULE_SIDE}² BC1, --rdo-max-loss 2dB vs the best fixed λ = {fixed} of {grid:?}");
