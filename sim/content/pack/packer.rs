@@ -168,9 +168,10 @@ pub fn pack(image: &Image, options: &PackOptions, on_stream: &(dyn Fn() + Sync))
     let mut mips = encode_mips(&chain, format, &options.encode)?;
     let (mut packed, quality, encode) = if let Some(max_loss) = options.rdo_max_loss {
         // The search packs its answer itself (and the plain encoding, for the bytes saved);
-        // its "encode" time includes both packs.
+        // its "encode" time includes the search and the plain pack, "compress" is the answer's.
         let (packed, quality) = pack_by_rule(image, &chain, &mips, options, max_loss, on_stream)?;
-        (packed, quality, start.elapsed().as_secs_f64() - mipgen)
+        let compress = packed.summary.seconds.compress;
+        (packed, quality, start.elapsed().as_secs_f64() - mipgen - compress)
     } else {
         if let Some(settings) = &options.rdo {
             mips = rdo_mips(&chain, &mips, format, settings)?;
