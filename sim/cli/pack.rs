@@ -6,7 +6,7 @@ use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use sfsim::content::mipgen::ColorSpace;
 use sfsim::content::pack::{
-    load_input, pack, pack_dds, pack_set, Input, PackOptions, PackedTexture, SetContainer, MEMBER_KINDS,
+    load_input, pack, pack_dds, pack_set, parse_max_loss, Input, PackOptions, PackedTexture, SetContainer, MEMBER_KINDS,
 };
 use sfsim_models::codec::bc::{Bc7Modes, Bc7Quality, EncodeSettings, RdoSettings};
 use sfsim_models::codec::zlib::Encoder;
@@ -59,6 +59,11 @@ pub struct PackArgs {
     /// a moderate setting (docs/rdo.md).
     #[arg(long, value_name = "L", allow_negative_numbers = true)]
     pub rdo_lambda: Option<f32>,
+    /// RDO by rule (bc1, bc3, bc4, bc5): per texture, the largest λ whose mip-0 PSNR loss
+    /// against the plain encoding stays within this budget, e.g. 2dB (0 < loss ≤ 20 dB;
+    /// docs/rdo.md, "RDO by rule"). Not with --rdo-lambda.
+    #[arg(long, value_name = "DB", allow_hyphen_values = true, value_parser = parse_max_loss, conflicts_with = "rdo_lambda")]
+    pub rdo_max_loss: Option<f64>,
     /// Also write the summary as JSON here (`streams` = stream count).
     #[arg(long, value_name = "FILE")]
     pub summary_json: Option<PathBuf>,
@@ -214,9 +219,19 @@ fn pack_one(args: &PackArgs, path: &Path, format: Option<BcFormat>) -> anyhow::R
         }
         options.rdo = Some(RdoSettings { lambda, ..RdoSettings::default() });
     }
+    if let Some(max_loss) = args.rdo_max_loss {
+        if args.rdo_lambda.is_some() {
+            bail!("--rdo-max-loss and --rdo-lambda are exclusive: one chooses λ per texture, the other fixes it");
+        }
+        if !matches!(format, BcFormat::Bc1 | BcFormat::Bc3 | BcFormat::Bc4 | BcFormat::Bc5) {
+            bail!("--rdo-max-loss applies to bc1, bc3, bc4 and bc5; the format is {}", format_name(format));
+        }
+        options.rdo_max_loss = Some(max_loss);
+    }
     if let Input::Dds(_) = &source {
         let refused = [
             ("--rdo-lambda", args.rdo_lambda.is_some()),
+            ("--rdo-max-loss", args.rdo_max_loss.is_some()),
             ("--bc7modes", args.bc7modes.is_some()),
             ("--srgb", args.srgb),
             ("--linear", args.linear),

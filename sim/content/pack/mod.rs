@@ -39,6 +39,7 @@ mod hash;
 mod input;
 mod inspect;
 mod packer;
+mod rdo_rule;
 mod reader;
 mod set;
 mod summary;
@@ -52,6 +53,10 @@ pub use hash::fnv1a64;
 pub use input::{load_image, load_input, Input};
 pub use inspect::{compare, compare_channels, export_dds, ChannelError, Comparison, InspectError, TextureFile};
 pub use packer::{encode_mips, layout_bytes, pack, pack_dds, rdo_mips, PackOptions, PackedTexture};
+pub use rdo_rule::{
+    parse_max_loss, search as rdo_rule_search, Probe, RuleReport, Search, GROWTH, LAMBDA_MAX, LAMBDA_MIN, LAMBDA_START,
+    MAX_LOSS_DB, TOLERANCE,
+};
 pub use reader::{Container, Stream};
 pub use set::{
     companion_tiles, interleave, pack_set, parse_set, placement, write_set, PackedFile, SetContainer, SetHeader, Slot,

@@ -6,12 +6,11 @@ use super::compress::{compress, CodecPath};
 use super::error::PackError;
 use super::format::{self, Header, StreamEntry};
 use super::hash::fnv1a64;
+use super::rdo_rule::{mip0_psnr, pack_by_rule};
 use super::summary::{PathTotals, Summary, Timing};
 use crate::content::mipgen::{mip_chain, ColorSpace, Image};
 use rayon::prelude::*;
-use sfsim_models::codec::bc::{
-    decode_surface, encode_surface, format_channels, psnr, rdo, surface_to_tiles, EncodeSettings, RdoSettings,
-};
+use sfsim_models::codec::bc::{encode_surface, format_channels, rdo, surface_to_tiles, EncodeSettings, RdoSettings};
 use sfsim_models::codec::zlib::Encoder;
 use sfsim_models::mdu::decode;
 use sfsim_models::texture::{BcFormat, DdsImage, MipLayout, PackRegions, TextureDesc, TileMode, BLOCK_DIM};
@@ -31,6 +30,9 @@ pub struct PackOptions {
     /// The RDO post-pass (`--rdo-lambda`), BC1/BC3/BC4/BC5 only; `None` keeps the encoder's
     /// blocks.
     pub rdo: Option<RdoSettings>,
+    /// RDO by rule (`--rdo-max-loss`, dB): per texture the largest λ whose mip-0 PSNR loss
+    /// against the plain encoding stays within this (see `rdo_rule`); excludes `rdo`.
+    pub rdo_max_loss: Option<f64>,
 }
 
 impl PackOptions {
@@ -49,6 +51,7 @@ impl PackOptions {
             encode: EncodeSettings::default(),
             color,
             rdo: None,
+            rdo_max_loss: None,
         }
     }
 }
@@ -163,13 +166,20 @@ pub fn pack(image: &Image, options: &PackOptions, on_stream: &(dyn Fn() + Sync))
     let chain = mip_chain(image, options.color)?;
     let mipgen = start.elapsed().as_secs_f64();
     let mut mips = encode_mips(&chain, format, &options.encode)?;
-    if let Some(settings) = &options.rdo {
-        mips = rdo_mips(&chain, &mips, format, settings)?;
-    }
-    let decoded = decode_surface(format, image.width, image.height, &mips[0])?;
-    let quality = psnr(&image.rgba, &decoded, format_channels(format))?;
-    let encode = start.elapsed().as_secs_f64() - mipgen;
-    let mut packed = pack_blocks(&desc, &mips, options, options.color == ColorSpace::Srgb, on_stream)?;
+    let (mut packed, quality, encode) = if let Some(max_loss) = options.rdo_max_loss {
+        // The search packs its answer itself (and the plain encoding, for the bytes saved);
+        // its "encode" time includes the search and the plain pack, "compress" is the answer's.
+        let (packed, quality) = pack_by_rule(image, &chain, &mips, options, max_loss, on_stream)?;
+        let compress = packed.summary.seconds.compress;
+        (packed, quality, start.elapsed().as_secs_f64() - mipgen - compress)
+    } else {
+        if let Some(settings) = &options.rdo {
+            mips = rdo_mips(&chain, &mips, format, settings)?;
+        }
+        let quality = mip0_psnr(image, format, &mips)?;
+        let encode = start.elapsed().as_secs_f64() - mipgen;
+        (pack_blocks(&desc, &mips, options, options.color == ColorSpace::Srgb, on_stream)?, quality, encode)
+    };
     packed.summary.psnr = Some(quality);
     packed.summary.psnr_channels = Some(format_channels(format));
     let s = &mut packed.summary.seconds;
@@ -194,9 +204,9 @@ pub fn pack_dds(
     if !matches!(dds.format, BcFormat::Bc1 | BcFormat::Bc3 | BcFormat::Bc4 | BcFormat::Bc5 | BcFormat::Bc7) {
         return Err(PackError::DdsFormat { format: dds.format });
     }
-    if options.rdo.is_some() {
+    if options.rdo.is_some() || options.rdo_max_loss.is_some() {
         return Err(PackError::Option {
-            option: "--rdo-lambda",
+            option: if options.rdo.is_some() { "--rdo-lambda" } else { "--rdo-max-loss" },
             value: "on a BC-encoded DDS".to_string(),
             expected: "an image input (RDO needs the original texels, which a DDS does not hold)",
         });
@@ -210,7 +220,7 @@ pub fn pack_dds(
             height: dds.height,
         });
     }
-    let options = PackOptions { format: dds.format, rdo: None, ..*options };
+    let options = PackOptions { format: dds.format, rdo: None, rdo_max_loss: None, ..*options };
     let mut packed = pack_blocks(&desc, &dds.mips, &options, dds.srgb, on_stream)?;
     packed.summary.source = "dds".to_string();
     packed.summary.bc7modes = None;
@@ -220,7 +230,7 @@ pub fn pack_dds(
 }
 
 /// Everything after the blocks exist: layout, regions, compression, the container.
-fn pack_blocks(
+pub(super) fn pack_blocks(
     desc: &TextureDesc,
     mips: &[Vec<u8>],
     options: &PackOptions,
@@ -328,6 +338,7 @@ fn summarize(
         bc7modes: options.encode.bc7_modes.map(|m| format!("{:#04x}", m.mask())),
         deflate: options.deflate.to_string(),
         rdo_lambda: options.rdo.map(|r| r.lambda),
+        rdo_rule: None,
         psnr: None,
         psnr_channels: None,
         streams: entries.len(),

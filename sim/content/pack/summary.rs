@@ -41,6 +41,9 @@ pub struct Summary {
     pub deflate: String,
     /// `--rdo-lambda`, when the RDO pass ran.
     pub rdo_lambda: Option<f32>,
+    /// `--rdo-max-loss`: the λ the rule chose, both PSNRs, the loss, the bytes saved and
+    /// every probe of the search (`null` without the option).
+    pub rdo_rule: Option<super::rdo_rule::RuleReport>,
     /// PSNR (dB) of the packed mip 0 against the input image over `psnr_channels` channels
     /// (`null` for a DDS input, which has no original; infinite — also `null` — when exact).
     pub psnr: Option<f64>,
@@ -129,7 +132,24 @@ impl fmt::Display for Summary {
             }
             _ => writeln!(f, "blocks kept exactly as the DDS held them")?,
         }
-        let encode = if self.rdo_lambda.is_some() { "BC encode + RDO" } else { "BC encode" };
+        if let Some(r) = &self.rdo_rule {
+            write!(f, "RDO by rule (max loss {} dB, {} RDO passes): ", r.max_loss_db, r.probes.len())?;
+            match r.lambda {
+                Some(lambda) => writeln!(
+                    f,
+                    "λ = {lambda}; PSNR {:.2} dB without RDO → {:.2} dB, loss {:.2} dB; {} → {} B, {} B ({:.1} %) saved",
+                    r.psnr_plain, r.psnr_rdo, r.loss_db, r.bytes_plain, r.bytes, r.bytes_saved, r.saved_percent
+                )?,
+                None => writeln!(f, "{}", r.note.as_deref().unwrap_or("packed without RDO"))?,
+            }
+        }
+        let encode = if self.rdo_rule.is_some() {
+            "BC encode + RDO search"
+        } else if self.rdo_lambda.is_some() {
+            "BC encode + RDO"
+        } else {
+            "BC encode"
+        };
         write!(
             f,
             "file {} B; mips {:.2} s, {encode} {:.2} s, compress {:.2} s, total {:.2} s",

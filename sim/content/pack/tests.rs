@@ -169,6 +169,50 @@ fn open_names_the_file() {
     assert!(e.starts_with("/nonexistent/x.sfstex: cannot read"), "{e}");
 }
 
+/// `rdo_max_loss` through the library: refused with a fixed λ, for BC7, out of range and for
+/// a DDS; on a synthetic image it stays within budget and reports what it wrote.
+#[test]
+fn rdo_max_loss_refusals_and_report() {
+    let image = test_image(128, 128);
+    let rule = |loss: f64| PackOptions { rdo_max_loss: Some(loss), ..fast(BcFormat::Bc1) };
+    let both = PackOptions { rdo: Some(sfsim_models::codec::bc::RdoSettings::default()), ..rule(2.0) };
+    let bc7 = PackOptions { rdo_max_loss: Some(2.0), ..fast(BcFormat::Bc7) };
+    for (options, expected) in [
+        (both, "--rdo-lambda"),
+        (bc7, "bc7"),
+        (rule(0.0), "0 < loss ≤ 20 dB"),
+        (rule(-1.0), "0 < loss ≤ 20 dB"),
+        (rule(30.0), "0 < loss ≤ 20 dB"),
+        (rule(f64::NAN), "0 < loss ≤ 20 dB"),
+    ] {
+        let e = pack(&image, &options, &|| {}).unwrap_err().to_string();
+        assert!(e.contains("--rdo-max-loss") && e.contains(expected), "{e}");
+    }
+    let dds = sfsim_models::texture::DdsImage {
+        format: BcFormat::Bc1,
+        width: 4,
+        height: 4,
+        mip_count: 3,
+        srgb: false,
+        mips: vec![vec![0; 8]; 3],
+    };
+    let e = pack_dds(&dds, &rule(2.0), &|| {}).unwrap_err().to_string();
+    assert!(e.contains("--rdo-max-loss") && e.contains("original texels"), "{e}");
+
+    let plain = pack(&image, &fast(BcFormat::Bc1), &|| {}).unwrap();
+    let packed = pack(&image, &rule(1.0), &|| {}).unwrap();
+    let r = packed.summary.rdo_rule.clone().unwrap();
+    assert!(r.loss_db <= 1.0 && r.bytes <= r.bytes_plain && r.bytes_plain == plain.summary.compressed_bytes, "{r:?}");
+    assert_eq!(r.psnr_plain, plain.summary.psnr.unwrap());
+    assert_eq!(Some(r.psnr_rdo), packed.summary.psnr);
+    assert_eq!(packed.summary.rdo_lambda, r.lambda);
+    let text = packed.summary.to_string();
+    assert!(text.contains("RDO by rule (max loss 1 dB"), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&packed.summary.to_json()).unwrap();
+    assert_eq!(json["rdo_rule"]["bytes_saved"], r.bytes_plain - r.bytes);
+    assert!(json["rdo_rule"]["probes"].as_array().unwrap().len() >= 2);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
