@@ -40,8 +40,18 @@ impl Override {
         let err = |message: String| ScenarioError::Override { arg: self.to_string(), message };
         let mut tree = serde_json::to_value(scenario).map_err(|e| err(e.to_string()))?;
         let slot = walk(&mut tree, &self.path).map_err(err)?;
-        *slot = parse_like(slot, &self.value);
-        let mut changed: Scenario = serde_json::from_value(tree).map_err(|e| err(e.to_string()))?;
+        let value = parse_like(slot, &self.value);
+        // `None` is an optional field's "nothing" or a variant named None (`stalls: None`).
+        let fallback = (value == Value::Null).then(|| Value::String(self.value.clone()));
+        *slot = value;
+        let parsed = match (serde_json::from_value::<Scenario>(tree.clone()), fallback) {
+            (Err(_), Some(name)) => {
+                *walk(&mut tree, &self.path).map_err(err)? = name;
+                serde_json::from_value(tree)
+            }
+            (result, _) => result,
+        };
+        let mut changed: Scenario = parsed.map_err(|e| err(e.to_string()))?;
         changed.base_dir = scenario.base_dir.clone();
         Ok(changed)
     }
@@ -98,6 +108,13 @@ fn single_variant(map: &serde_json::Map<String, Value>) -> Option<(&String, &Val
 /// Reads the override text as the same kind of value the field holds now: numbers stay
 /// numbers and booleans booleans; quantities with units and enum names are strings.
 fn parse_like(current: &Value, text: &str) -> Value {
+    // An optional field: `None` clears it, `Some(v)` sets it like `v`.
+    if text == "None" {
+        return Value::Null;
+    }
+    if let Some(inner) = text.strip_prefix("Some(").and_then(|t| t.strip_suffix(')')) {
+        return parse_like(current, inner.trim());
+    }
     let unquoted = text.trim_matches('"');
     if let Value::Object(map) = current {
         // `stream=128KiB` where stream is `Fixed("64KiB")`: keep the variant, set its value.
@@ -109,7 +126,12 @@ fn parse_like(current: &Value, text: &str) -> Value {
             }
         }
     }
+    let variant_with_fields = text.starts_with(|c: char| c.is_ascii_uppercase()) && text.ends_with(')');
     match current {
+        // A unit variant now (`stalls: None`) may become one with fields.
+        Value::String(_) if variant_with_fields => {
+            from_ron(text).unwrap_or_else(|| Value::String(unquoted.to_string()))
+        }
         Value::String(_) => Value::String(unquoted.to_string()),
         _ => serde_json::from_str::<Value>(text)
             .ok()
@@ -142,8 +164,59 @@ fn from_ron(text: &str) -> Option<Value> {
             return Some(Value::Object(variant));
         }
     }
-    let value: ron::Value = ron::from_str(text).ok()?;
+    let value: ron::Value = ron::from_str(&quote_unit_variants(text)).ok()?;
     serde_json::to_value(value).ok()
+}
+
+/// RON's untyped value reads a bare variant name (`SetInterleaved`, `Bc7`) as `()`, losing
+/// it; serde's data model writes a unit variant as its name in a string, so names outside
+/// strings that start upper-case and open no parenthesis are quoted first (`None` and
+/// `Some` are RON's own and stay).
+fn quote_unit_variants(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len() + 8);
+    let (mut i, mut in_string) = (0, false);
+    while i < chars.len() {
+        let c = chars[i];
+        if in_string {
+            out.push(c);
+            if c == '\\' && i + 1 < chars.len() {
+                out.push(chars[i + 1]);
+                i += 1;
+            } else if c == '"' {
+                in_string = false;
+            }
+            i += 1;
+            continue;
+        }
+        if c == '"' {
+            in_string = true;
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        let starts_word =
+            c.is_ascii_uppercase() && (i == 0 || !(chars[i - 1].is_ascii_alphanumeric() || chars[i - 1] == '_'));
+        if starts_word {
+            let end = (i..chars.len())
+                .find(|&j| !(chars[j].is_ascii_alphanumeric() || chars[j] == '_'))
+                .unwrap_or(chars.len());
+            let word: String = chars[i..end].iter().collect();
+            let opens = chars[end..].iter().find(|c| !c.is_whitespace()) == Some(&'(');
+            if opens || word == "None" || word == "Some" {
+                out.push_str(&word);
+            } else {
+                out.push('"');
+                out.push_str(&word);
+                out.push('"');
+            }
+            i = end;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
 }
 
 #[cfg(test)]
@@ -194,6 +267,33 @@ mod tests {
         let s = Scenario::from_text(r#"Scenario(name: "t", workload: Io(()))"#, Path::new("t.ron"), &[o]).unwrap();
         let crate::scenario::Workload::Io(io) = &s.workload else { panic!("an Io workload") };
         assert_eq!(io.stream, crate::workload::io::StreamSize::Fixed(sfsim_models::units::Bytes::kib(128)));
+    }
+
+    #[test]
+    fn sets_unit_variants_inside_values_and_optional_fields() {
+        let text = r#"Scenario(name: "t", workload: Stream(()))"#;
+        let stream = |sets: &[&str]| {
+            let overrides: Vec<Override> = sets.iter().map(|s| s.parse().unwrap()).collect();
+            let s = Scenario::from_text(text, Path::new("t.ron"), &overrides).unwrap();
+            let crate::scenario::Workload::Stream(w) = s.workload else { panic!("a Stream workload") };
+            *w
+        };
+        let w = stream(&["workload.content=Synthetic((layout: SetInterleaved, seed: 3))"]);
+        let crate::engine::ContentConfig::Synthetic(c) = w.content else { panic!("synthetic") };
+        assert_eq!((c.layout, c.seed), (crate::engine::FileLayout::SetInterleaved, 3));
+        use sfsim_models::units::Time;
+        let w = stream(&["workload.engine.gpu.feedback_budget=Some(\"2ms\")"]);
+        assert_eq!(w.engine.gpu.feedback_budget, Some(Time::from_ms(2)));
+        let w = stream(&["workload.engine.gpu.feedback_budget=2ms", "workload.engine.gpu.feedback_budget=None"]);
+        assert_eq!(w.engine.gpu.feedback_budget, None);
+        // A variant named None is still a variant.
+        let s = load(&["hardware.nvme.stalls=Periodic(every: \"10ms\", length: \"1ms\")", "hardware.nvme.stalls=None"]);
+        assert_eq!(s.unwrap().hardware.nvme.stalls, sfsim_models::nvme::StallProfile::None);
+        // A name inside a string stays as written.
+        assert_eq!(
+            quote_unit_variants(r#"(a: "Bc7", b: Bc7, c: Fixed("1KiB"))"#),
+            r#"(a: "Bc7", b: "Bc7", c: Fixed("1KiB"))"#
+        );
     }
 
     #[test]
