@@ -213,6 +213,19 @@ fn rdo_max_loss_refusals_and_report() {
     assert!(json["rdo_rule"]["probes"].as_array().unwrap().len() >= 2);
 }
 
+/// `bytes` with each `(at, x)` XORed in at `at % len`, then cut to `cut % (len + 1)` when
+/// `truncate`: the mutation both fuzz tests apply.
+fn mutate(mut bytes: Vec<u8>, flips: &[(usize, u8)], cut: usize, truncate: bool) -> Vec<u8> {
+    for &(at, x) in flips {
+        let i = at % bytes.len();
+        bytes[i] ^= x;
+    }
+    if truncate {
+        bytes.truncate(cut % (bytes.len() + 1));
+    }
+    bytes
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -225,14 +238,7 @@ proptest! {
         truncate in any::<bool>(),
     ) {
         let packed = packed_bc1();
-        let mut bytes = packed.container.clone();
-        for (at, x) in flips {
-            let i = at % bytes.len();
-            bytes[i] ^= x;
-        }
-        if truncate {
-            bytes.truncate(cut % (bytes.len() + 1));
-        }
+        let bytes = mutate(packed.container.clone(), &flips, cut, truncate);
         if let Ok(c) = Container::from_bytes(bytes) {
             if let Ok(layout) = c.decode_layout() {
                 prop_assert_eq!(layout, packed.layout.clone());
@@ -552,14 +558,7 @@ proptest! {
         truncate in any::<bool>(),
     ) {
         let (trio, good) = packed_set();
-        let mut bytes = good.clone();
-        for (at, x) in flips {
-            let i = at % bytes.len();
-            bytes[i] ^= x;
-        }
-        if truncate {
-            bytes.truncate(cut % (bytes.len() + 1));
-        }
+        let bytes = mutate(good.clone(), &flips, cut, truncate);
         if let Ok(set) = SetContainer::from_bytes(bytes) {
             for (m, p) in set.members().iter().zip(trio) {
                 if let Ok(layout) = m.decode_layout() {
