@@ -86,7 +86,7 @@ fn sweep_tabulates_and_plots() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let csv = std::fs::read_to_string(dir.path().join("sweep.csv")).unwrap();
     assert_eq!(csv.lines().count(), 3, "{csv}");
-    assert!(dir.path().join("sweep_nvme_throughput.png").exists());
+    assert!(dir.path().join("nvme_throughput_vs_workload_in_flight.png").exists());
 }
 
 #[test]

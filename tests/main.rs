@@ -22,3 +22,4 @@ mod plot_cmd;
 mod scenario_errors;
 mod set_io;
 mod stat_names;
+mod sweep;
