@@ -9,9 +9,10 @@
 # there (this host as the only node, CPUs and memory from `slurmd -C`; SLURM_CONF points
 # the client commands at it; ports 16817/16818). Then it
 #   1. runs a stand-in array through the cluster (each task writes its id and host name),
-#   2. runs `sfsim sweep $SWEEP --out $STATE/local`,
-#   3. runs scripts/slurm/submit.sh $SWEEP $STATE/slurm 4 (array of 4 shards + merge),
-#   4. diff -r $STATE/local $STATE/slurm/merged.
+#   2. runs `sfsim sweep $SWEEP --out $STATE/sweep/local`,
+#   3. runs scripts/slurm/submit.sh $SWEEP $STATE/sweep 4 (array of 4 shards + merge),
+#   4. diff -r $STATE/sweep/local $STATE/sweep/merged.
+# (local, shard-* and merged are siblings, so paths relative to an output folder agree.)
 # The daemons are stopped and $STATE removed on exit (KEEP_STATE=1 keeps it for a look);
 # daemons left by a killed earlier run are stopped first, so a rerun always starts clean.
 #
@@ -231,20 +232,21 @@ say "stand-in array of $tasks tasks ran"
 
 # --- 2. The sweep locally --------------------------------------------------------------
 start=$SECONDS
-"$sfsim" sweep "$sweep" --out "$state/local" >"$state/log/local-sweep.log" 2>&1 || {
+mkdir -p "$state/sweep"
+"$sfsim" sweep "$sweep" --out "$state/sweep/local" >"$state/log/local-sweep.log" 2>&1 || {
     cat "$state/log/local-sweep.log" >&2
-    die "local sweep failed: $sfsim sweep $sweep --out $state/local"
+    die "local sweep failed: $sfsim sweep $sweep --out $state/sweep/local"
 }
 say "local sweep: $((SECONDS - start))s"
 
 # --- 3. The sweep as an array of $tasks shards, merged ---------------------------------
 start=$SECONDS
-SFSIM="$sfsim" run_job "$repo/scripts/slurm/submit.sh" "$sweep" "$state/slurm" "$tasks"
+SFSIM="$sfsim" run_job "$repo/scripts/slurm/submit.sh" "$sweep" "$state/sweep" "$tasks"
 say "Slurm array of $tasks shards + merge: $((SECONDS - start))s"
 
 # --- 4. Byte for byte ------------------------------------------------------------------
-if ! diff -r "$state/local" "$state/slurm/merged" >"$state/diff.txt" 2>&1; then
+if ! diff -r "$state/sweep/local" "$state/sweep/merged" >"$state/diff.txt" 2>&1; then
     head -c 20000 "$state/diff.txt" >&2
-    die "sharded + merged differs from local: diff -r $state/local $state/slurm/merged"
+    die "sharded + merged differs from local: diff -r $state/sweep/local $state/sweep/merged"
 fi
-say "OK: $(find "$state/local" -type f | wc -l) files identical (diff -r local slurm/merged)"
+say "OK: $(find "$state/sweep/local" -type f | wc -l) files identical (diff -r local merged)"
