@@ -201,6 +201,7 @@ pub mod run;
 pub mod scenario;
 pub mod scene;
 pub mod stats;
+pub mod sweep;
 pub mod workload;
 
 pub use sfsim_models as models;

@@ -27,8 +27,12 @@ struct Cli {
 enum Command {
     /// Run a scenario and write its outputs and report.
     Run(run::RunArgs),
-    /// Run a scenario once per value of one parameter and tabulate chosen stats.
+    /// Run a sweep file (axes over scenario fields and packing options) on every core, or a
+    /// scenario once per value of one parameter (--vary); tables, plots and index.html.
     Sweep(sweep::SweepArgs),
+    /// Merge the output folders of `sfsim sweep --shard K/N` runs into what one unsharded
+    /// run writes.
+    Merge(sweep::MergeArgs),
     /// Plot columns of a CSV (a sweep.csv, or a tidy table of stat/value/unit rows) as a
     /// PNG + SVG and a small index.html.
     Plot(plot::PlotArgs),
@@ -65,7 +69,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => run::execute(args),
-        Command::Sweep(args) => sweep::execute(args),
+        Command::Sweep(args) => sweep::execute_sweep(args),
+        Command::Merge(args) => sweep::execute_merge(args),
         Command::Plot(args) => plot::execute(args),
         Command::Camera(command) => camera::execute(command),
         Command::Frame(args) => frame::execute(args),

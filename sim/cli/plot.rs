@@ -2,8 +2,8 @@
 //! (`sweep.csv`) or tidy (`stat`, `value`, `unit` columns); see [`sfsim::report::table`].
 
 use anyhow::{bail, Context};
-use sfsim::report::table::{self, Selection, TableError, XAxis};
-use sfsim::report::{sanitize_stem, write_report_as, CategoryPlot, LinePlot, Plot, Report};
+use sfsim::report::table::{self, Selection, TableError};
+use sfsim::report::{sanitize_stem, write_report_as, Report};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -47,30 +47,7 @@ pub fn execute(args: PlotArgs) -> anyhow::Result<()> {
 
     let stem = sanitize_stem(&format!("{}_vs_{}", args.ys.join("_"), args.x).replace('.', "_"));
     let title = args.title.clone().unwrap_or_else(|| format!("{} vs {}", args.ys.join(", "), args.x));
-    let plot = match curves.x_axis {
-        XAxis::Numeric => Plot::Line(LinePlot {
-            file_stem: stem.clone(),
-            title: title.clone(),
-            x_label: curves.x_label,
-            y_label: curves.y_label,
-            series: curves.series,
-            hlines: vec![],
-            log_x: args.log_x,
-        }),
-        XAxis::Categories(categories) => {
-            if args.log_x {
-                bail!("--log-x needs a numeric x, and {} has values such as {:?}", args.x, categories[0]);
-            }
-            Plot::Category(CategoryPlot {
-                file_stem: stem.clone(),
-                title: title.clone(),
-                x_label: curves.x_label,
-                y_label: curves.y_label,
-                categories,
-                series: curves.series,
-            })
-        }
-    };
+    let plot = curves.into_plot(stem.clone(), title.clone(), args.log_x).with_context(|| format!("--x {}", args.x))?;
 
     let out = match &args.out {
         Some(out) => out.clone(),

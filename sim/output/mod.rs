@@ -137,6 +137,7 @@ fn write_render_run(
     let blurry = |r: &FrameRow| r.stats.blurry_share().unwrap_or(0.0);
     let (title, subtitle) = header(scenario, "render workload");
     let report = Report {
+        tables: vec![],
         title,
         subtitle,
         plots: vec![
@@ -254,6 +255,7 @@ fn io_report(scenario: &Scenario, outcome: &IoOutcome, stats: &StatSet) -> Repor
     let markers = percentile_markers(&outcome.latencies);
     let (title, subtitle) = header(scenario, "IO workload");
     Report {
+        tables: vec![],
         title,
         subtitle,
         plots: vec![

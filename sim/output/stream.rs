@@ -293,6 +293,7 @@ pub(super) fn write_stream_run(
         }
     }
     let mut report = Report {
+        tables: vec![],
         title,
         subtitle,
         plots: vec![

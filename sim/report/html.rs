@@ -63,6 +63,10 @@ pub(super) fn render(report: &Report, stems: &[String]) -> String {
         h.push_str("</section>\n");
     }
 
+    for table in &report.tables {
+        data_table(&mut h, table);
+    }
+
     if !report.stats.is_empty() {
         stat_table(&mut h, &report.stats);
     }
@@ -115,6 +119,25 @@ fn stat_table(h: &mut String, stats: &[StatRow]) {
         h.push_str("</tbody>\n");
     }
     h.push_str("</table>\n</section>\n");
+}
+
+/// A table of text cells (e.g. a sweep's points × metrics); cells that are numbers are
+/// right-aligned.
+fn data_table(h: &mut String, table: &super::DataTable) {
+    let _ = writeln!(h, "<section class=\"data\">\n<h2>{}</h2>\n<table>\n<thead><tr>", escape(&table.title));
+    for cell in &table.header {
+        let _ = write!(h, "<th>{}</th>", escape(cell));
+    }
+    h.push_str("</tr></thead>\n<tbody>\n");
+    for row in &table.rows {
+        h.push_str("<tr>");
+        for cell in row {
+            let class = if cell.parse::<f64>().is_ok() { " class=\"num\"" } else { "" };
+            let _ = write!(h, "<td{class}>{}</td>", escape(cell));
+        }
+        h.push_str("</tr>\n");
+    }
+    h.push_str("</tbody>\n</table>\n</section>\n");
 }
 
 fn stat_row(h: &mut String, row: &StatRow) {

@@ -222,6 +222,15 @@ impl DriveGuarantee {
     }
 }
 
+/// A table of text cells in a report.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DataTable {
+    pub title: String,
+    pub header: Vec<String>,
+    /// Rows as long as the header.
+    pub rows: Vec<Vec<String>>,
+}
+
 /// A complete report: plots, a stats table and links to other output files.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Report {
@@ -232,6 +241,8 @@ pub struct Report {
     /// The drive's guarantee, for the summary's verdict on `nvme.window_min`;
     /// `None` shows the drive figures without a verdict.
     pub guarantee: Option<DriveGuarantee>,
+    /// Tables shown after the plots (a sweep's points and metrics).
+    pub tables: Vec<DataTable>,
     /// `(file name relative to the output directory, description)`, listed as
     /// links in `index.html`. The files themselves are not touched.
     pub files: Vec<(String, String)>,

@@ -13,7 +13,7 @@
 //! quantity of one kind (`4MiB` → MiB, `250ms` → ms, `2000MB/s` → MB/s, as `sweep`
 //! plots them); otherwise it is categorical, in first-appearance order.
 
-use super::Series;
+use super::{CategoryPlot, LinePlot, Plot, Series};
 use sfsim_models::units::{Bytes, Rate, Time};
 use std::path::{Path, PathBuf};
 
@@ -205,6 +205,40 @@ pub struct Curves {
     pub series: Vec<Series>,
     /// True for the tidy shape (`stat` and `value` columns).
     pub tidy: bool,
+}
+
+impl Curves {
+    /// The plot of these curves: lines over a numeric x, markers over categories (where a
+    /// log x axis is refused).
+    pub fn into_plot(self, file_stem: String, title: String, log_x: bool) -> Result<Plot, TableError> {
+        Ok(match self.x_axis {
+            XAxis::Numeric => Plot::Line(LinePlot {
+                file_stem,
+                title,
+                x_label: self.x_label,
+                y_label: self.y_label,
+                series: self.series,
+                hlines: vec![],
+                log_x,
+            }),
+            XAxis::Categories(categories) => {
+                if log_x {
+                    return Err(TableError::Invalid(format!(
+                        "--log-x needs a numeric x (log_x in a sweep file), and {} has values such as {:?}",
+                        self.x_label, categories[0]
+                    )));
+                }
+                Plot::Category(CategoryPlot {
+                    file_stem,
+                    title,
+                    x_label: self.x_label,
+                    y_label: self.y_label,
+                    categories,
+                    series: self.series,
+                })
+            }
+        })
+    }
 }
 
 /// True if the table is tidy: it has `stat` and `value` columns.

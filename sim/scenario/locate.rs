@@ -3,7 +3,7 @@
 
 /// 1-based (line, column) of the last path segment's key, if every segment is written in
 /// the text in nesting order.
-pub(super) fn field_position(text: &str, path: &str) -> Option<(usize, usize)> {
+pub(crate) fn field_position(text: &str, path: &str) -> Option<(usize, usize)> {
     let mut from = 0;
     let mut found = None;
     for segment in path.split('.') {

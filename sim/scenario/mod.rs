@@ -16,7 +16,9 @@ use sfsim_models::units::Time;
 use sfsim_models::ConfigError;
 use std::path::{Path, PathBuf};
 
+pub(crate) use locate::field_position;
 pub use overrides::Override;
+pub(crate) use paths::rebase;
 /// The `hardware` section lives with the models it configures; re-exported so that
 /// `scenario::Hardware` keeps naming it.
 pub use sfsim_models::Hardware;

@@ -22,7 +22,7 @@ fn absolute(path: &Path) -> PathBuf {
 }
 
 /// `path` (relative to `from_dir`, or absolute) expressed relative to `to_dir`.
-pub(super) fn rebase(path: &Path, from_dir: &Path, to_dir: &Path) -> PathBuf {
+pub(crate) fn rebase(path: &Path, from_dir: &Path, to_dir: &Path) -> PathBuf {
     if path.is_absolute() {
         return path.to_path_buf();
     }
