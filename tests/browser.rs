@@ -1,7 +1,8 @@
 //! The HTML report opens in headless Chromium (Debian's `chromium`, installed by .ci/run)
-//! without errors, leads with the summary and shows its plots.
+//! without errors, leads with the summary and shows its plots; so does a sweep's.
 
 use crate::common::{repo, sfsim};
+use std::path::Path;
 use std::process::Command;
 
 fn chromium() -> String {
@@ -38,6 +39,12 @@ fn report_opens_in_headless_chromium_and_shows_the_plots() {
     }
     assert!(html[stats..].contains("data-group=\"nvme\""));
     let shot = dir.path().join("shot.png");
+    open_in_chromium(&browser, &out.join("index.html"), &shot, dir.path());
+    std::fs::copy(&shot, std::env::temp_dir().join("sfsim-report-screenshot.png")).ok();
+}
+
+/// Opens `page` headless, requires a clean console and a screenshot full of plot colours.
+fn open_in_chromium(browser: &str, page: &Path, shot: &Path, scratch: &Path) {
     let output = Command::new(browser)
         .args([
             "--headless",
@@ -53,9 +60,9 @@ fn report_opens_in_headless_chromium_and_shows_the_plots() {
             "--v=0",
             "--window-size=1280,3000",
         ])
-        .arg(format!("--user-data-dir={}", dir.path().join("profile").display()))
+        .arg(format!("--user-data-dir={}", scratch.join("profile").display()))
         .arg(format!("--screenshot={}", shot.display()))
-        .arg(format!("file://{}", out.join("index.html").display()))
+        .arg(format!("file://{}", page.display()))
         .output()
         .unwrap();
     let log = String::from_utf8_lossy(&output.stderr);
@@ -64,11 +71,25 @@ fn report_opens_in_headless_chromium_and_shows_the_plots() {
         assert!(!log.contains(bad), "the page logged {bad}: {log}");
     }
     // The screenshot shows plots: many distinct colours, not a blank or text-only page.
-    let img = image::open(&shot).expect("screenshot written").to_rgb8();
+    let img = image::open(shot).expect("screenshot written").to_rgb8();
     let mut colours = std::collections::HashSet::new();
     for p in img.pixels().step_by(7) {
         colours.insert(p.0);
     }
     assert!(colours.len() > 200, "only {} colours in the screenshot", colours.len());
-    std::fs::copy(&shot, std::env::temp_dir().join("sfsim-report-screenshot.png")).ok();
+}
+
+#[test]
+fn a_sweep_report_opens_in_headless_chromium_and_shows_its_plots() {
+    let browser = chromium();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sweep");
+    let output =
+        sfsim().args(["sweep", "--out"]).arg(&out).arg(repo("scenarios/sweeps/ci-small.ron")).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let (plots, points) = (html.find("<section id=\"plots\">").unwrap(), html.find("<h2>Points</h2>").unwrap());
+    assert!(plots < points, "plots first, then the table of points");
+    assert_eq!(html.matches("<figure").count(), 3, "one plot per metric");
+    open_in_chromium(&browser, &out.join("index.html"), &dir.path().join("shot.png"), dir.path());
 }
