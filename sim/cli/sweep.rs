@@ -70,7 +70,7 @@ fn vary_sweep(args: &SweepArgs, vary: &str) -> anyhow::Result<SweepFile> {
         base: args.file.clone(),
         set: args.set.clone(),
         pack: None,
-        axes: vec![AxisSpec { path: path.trim().into(), name: None, values: Some(values), range: None }],
+        axes: vec![AxisSpec { path: path.trim().into(), name: None, also: vec![], values: Some(values), range: None }],
         combine: Combine::Cartesian,
         metrics: args.metrics.clone(),
         plots: vec![],

@@ -83,9 +83,11 @@ impl Plan {
         let mut planned = Vec::with_capacity(expanded.len());
         for point in expanded {
             let mut sets = fixed.clone();
-            for (axis, value) in axes.iter().zip(&point.values) {
+            for ((axis, spec), value) in axes.iter().zip(&sweep.spec.axes).zip(&point.values) {
                 if let Target::Scenario(path) = &axis.target {
-                    sets.push(Override { path: path.clone(), value: value.clone() });
+                    for path in std::iter::once(path).chain(&spec.also) {
+                        sets.push(Override { path: path.clone(), value: value.clone() });
+                    }
                 }
             }
             let scenario = Scenario::from_text(&base_text, &base_file, &sets)
@@ -132,7 +134,7 @@ fn locate_override(sweep: &SweepFile, axes: &[Axis], point: &Point, e: ScenarioE
         };
     };
     let path = arg.split_once('=').map_or(arg.as_str(), |(p, _)| p);
-    match sweep.spec.axes.iter().position(|a| a.path == path) {
+    match sweep.spec.axes.iter().position(|a| a.path == path || a.also.iter().any(|p| p == path)) {
         Some(i) => sweep.invalid(&format!("axes[{i}]"), Some(path), format!("{arg}: {message}")),
         None => {
             let i = sweep.spec.set.iter().position(|s| s.starts_with(path)).unwrap_or(0);

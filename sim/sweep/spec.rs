@@ -48,6 +48,9 @@ pub struct AxisSpec {
     /// The column name in results.csv (default: the path).
     #[serde(default)]
     pub name: Option<String>,
+    /// More scenario fields set to the same value (`slope_v` beside `slope_u`).
+    #[serde(default)]
+    pub also: Vec<String>,
     /// The values, written as `--set` takes them (`"4MiB"`, `"Lru"`, `40`, `None`).
     #[serde(default)]
     pub values: Option<Vec<AxisValue>>,
@@ -268,6 +271,15 @@ impl SweepFile {
                     ))
                 }
                 _ => {}
+            }
+        }
+        for (i, axis) in s.axes.iter().enumerate() {
+            if axis.path.starts_with("pack.") && !axis.also.is_empty() {
+                return Err(self.invalid(
+                    &format!("axes[{i}].also"),
+                    Some(&axis.path),
+                    "a packing axis sets one option; `also` is for scenario fields",
+                ));
             }
         }
         let mut names: Vec<&str> = Vec::new();
