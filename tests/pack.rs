@@ -473,3 +473,73 @@ fn rdo_max_loss_cli_reports_and_refuses() {
         }
     }
 }
+
+/// `--shuffle` through the CLI: `on` and `auto` on a real diffuse (BC1, 512²) and on a BC DDS
+/// (it only reorders the DDS's blocks), the JSON reporting the choice and the shuffled
+/// streams, the container decoding to the blocks; and the refusals (exit 2).
+#[test]
+fn shuffle_cli_packs_images_and_dds_and_refuses_bad_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let image = load_image(&repo("scenarios/content/textures/ldr-rgba-diffuse.png")).unwrap();
+    let options = PackOptions::new(BcFormat::Bc1);
+    let chain = mip_chain(&image, options.color).unwrap();
+    let small: Vec<Image> = chain.into_iter().filter(|m| m.width <= 512).collect();
+    let input = dir.path().join("diffuse512.png");
+    image::RgbaImage::from_raw(small[0].width, small[0].height, small[0].rgba.clone()).unwrap().save(&input).unwrap();
+    let mips = encode_mips(&small, BcFormat::Bc1, &EncodeSettings::default()).unwrap();
+    let dds = sfsim_models::texture::DdsImage {
+        format: BcFormat::Bc1,
+        width: small[0].width,
+        height: small[0].height,
+        mip_count: mips.len() as u32,
+        srgb: true,
+        mips: mips.clone(),
+    };
+    let dds_path = dir.path().join("diffuse512.dds");
+    std::fs::write(&dds_path, dds.write().unwrap()).unwrap();
+    let (out, summary) = (dir.path().join("o.sfstex"), dir.path().join("s.json"));
+    let (out, summary) = (out.to_str().unwrap(), summary.to_str().unwrap());
+    for input in [input.to_str().unwrap(), dds_path.to_str().unwrap()] {
+        for shuffle in ["on", "auto"] {
+            let mut args = vec![input, "--shuffle", shuffle, "-o", out, "--summary-json", summary];
+            if input.ends_with(".png") {
+                args.extend(["--format", "bc1"]);
+            }
+            let o = pack(&args);
+            assert!(o.status.success(), "{input} {shuffle}: {}", String::from_utf8_lossy(&o.stderr));
+            let s = json(Path::new(summary));
+            assert_eq!(s["shuffle"], shuffle);
+            let shuffled = s["shuffled_streams"].as_u64().unwrap();
+            let stdout = String::from_utf8_lossy(&o.stdout);
+            assert!(stdout.contains(&format!("shuffle {shuffle}: {shuffled} of")), "{stdout}");
+            let c = Container::open(Path::new(out)).unwrap();
+            let count = c.entries().iter().filter(|e| e.options.swizzle_mode == 1).count() as u64;
+            assert_eq!(count, shuffled, "{input} {shuffle}");
+            if shuffle == "on" {
+                assert!(shuffled > 0, "{input}: nothing shuffled");
+            }
+            if input.ends_with(".dds") {
+                for (level, blocks) in mips.iter().enumerate() {
+                    assert_eq!(&c.mip_blocks(level as u32).unwrap(), blocks, "{shuffle} mip {level}");
+                }
+            } else {
+                c.decode_layout().unwrap();
+            }
+        }
+    }
+    let png = input.to_str().unwrap();
+    let cases: [(&[&str], &[&str]); 2] = [
+        (&["--format", "bc1", "--shuffle", "sometimes"], &["--shuffle", "`sometimes`", "expected off, on or auto"]),
+        (&["--format", "bc7", "--shuffle", "on"], &["--shuffle on applies to bc1, bc3, bc4 and bc5", "bc7"]),
+    ];
+    for (extra, expected) in cases {
+        let mut args = vec![png, "-o", out];
+        args.extend(extra);
+        let o = pack(&args);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {stderr}");
+        for e in expected {
+            assert!(stderr.contains(e), "{extra:?}: `{e}` not in: {stderr}");
+        }
+    }
+}

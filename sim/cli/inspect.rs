@@ -116,8 +116,13 @@ fn stream_line(data_offset: u64, index: usize, e: &StreamEntry) -> String {
         (false, true) => "bcpack",
         (true, true) => "bcpack+deflate",
     };
+    let shuffle = match sfsim_models::nvme::SwizzleMode::from_raw(e.options.swizzle_mode) {
+        Some(sfsim_models::nvme::SwizzleMode::None) => String::new(),
+        Some(mode) => format!(" + {mode:?}"),
+        None => format!(" + swizzle {}", e.options.swizzle_mode),
+    };
     format!(
-        "{:>10}  {index:>6}  {holds:<14} {:>10} {:>10} {:>10}  {path}",
+        "{:>10}  {index:>6}  {holds:<14} {:>10} {:>10} {:>10}  {path}{shuffle}",
         data_offset + e.relative_offset,
         e.compressed_size,
         e.inflated_size,

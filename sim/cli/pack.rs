@@ -6,7 +6,8 @@ use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use sfsim::content::mipgen::ColorSpace;
 use sfsim::content::pack::{
-    load_input, pack, pack_dds, pack_set, parse_max_loss, Input, PackOptions, PackedTexture, SetContainer, MEMBER_KINDS,
+    load_input, pack, pack_dds, pack_set, parse_max_loss, Input, PackOptions, PackedTexture, SetContainer,
+    ShuffleChoice, MEMBER_KINDS,
 };
 use sfsim_models::codec::bc::{Bc7Modes, Bc7Quality, EncodeSettings, RdoSettings};
 use sfsim_models::codec::zlib::Encoder;
@@ -64,6 +65,12 @@ pub struct PackArgs {
     /// docs/rdo.md, "RDO by rule"). Not with --rdo-lambda.
     #[arg(long, value_name = "DB", allow_hyphen_values = true, value_parser = parse_max_loss, conflicts_with = "rdo_lambda")]
     pub rdo_max_loss: Option<f64>,
+    /// BC field shuffle (bc1, bc3, bc4, bc5): `on` stores Deflate-only streams as the
+    /// format's field planes (the MDU's swizzle stage un-shuffles them), `auto` keeps per
+    /// stream whichever is smaller, `off` never shuffles. BCPack streams are never shuffled
+    /// (docs/container.md, "Shuffled streams"). Allowed on a DDS (it only reorders its blocks).
+    #[arg(long, value_name = "off|on|auto", default_value = "off", value_parser = str::parse::<ShuffleChoice>)]
+    pub shuffle: ShuffleChoice,
     /// Also write the summary as JSON here (`streams` = stream count).
     #[arg(long, value_name = "FILE")]
     pub summary_json: Option<PathBuf>,
@@ -194,6 +201,14 @@ fn pack_one(args: &PackArgs, path: &Path, format: Option<BcFormat>) -> anyhow::R
     let mut options = PackOptions::new(format);
     options.tile_mode = args.tilemode;
     options.mip_streams = args.mipstreams;
+    options.shuffle = args.shuffle;
+    if args.shuffle == ShuffleChoice::On && sfsim::content::pack::shuffle_mode(format).is_none() {
+        bail!(
+            "{input}: --shuffle on applies to bc1, bc3, bc4 and bc5 (each has a BC field shuffle); the format is {} \
+             (use --shuffle off or auto)",
+            format_name(format)
+        );
+    }
     if args.usezopfli {
         options.deflate = Encoder::ZOPFLI;
     }

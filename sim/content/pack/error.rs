@@ -64,6 +64,13 @@ pub enum PackError {
     Option { option: &'static str, value: String, expected: &'static str },
     #[error("stream {index} ({bytes} B): BCPack cannot encode it: {source}")]
     Bcpack { index: usize, bytes: u64, source: sfsim_models::codec::bcpack::BcpackError },
+    #[error(
+        "--shuffle on: {format:?} has no BC field shuffle; expected a format with one (BC1, BC3, BC4 or BC5), \
+         or --shuffle off or auto"
+    )]
+    Shuffle { format: BcFormat },
+    #[error("stream {index} ({bytes} B): cannot shuffle it: {source}")]
+    Swizzle { index: usize, bytes: u64, source: sfsim_models::codec::swizzle::SwizzleError },
     #[error("stream {index} ({bytes} B) does not decode back through the MDU ({source}); this is a codec bug")]
     Verify { index: usize, bytes: u64, source: MduError },
     #[error("stream {index} ({bytes} B) decodes to different bytes; this is a codec bug")]

@@ -5,7 +5,7 @@
 use super::error::ContainerError;
 use super::hash::Fnv64;
 use sfsim_models::codec::bcpack::BcpackMode;
-use sfsim_models::nvme::{RequestOptions, SwizzleMode, MAX_ZLIB_OUTPUT, STREAM_ALIGNMENT};
+use sfsim_models::nvme::{RequestOptions, MAX_ZLIB_OUTPUT, STREAM_ALIGNMENT};
 use sfsim_models::texture::{BcFormat, PackRegions, Region, TextureDesc, TileCoord, TileMode, MAX_DIMENSION};
 
 /// The file's first eight bytes.
@@ -444,8 +444,15 @@ fn parse_entry(
         let field = if zlib { "InflatedSize" } else { "CompressedSize" };
         return Err(check.field(name(field), inflated, expected));
     }
-    if SwizzleMode::from_raw(swizzle_mode).is_none() {
-        return Err(check.field(name("SwizzleMode"), swizzle_mode, format!("0..={}", SwizzleMode::MAX)));
+    // No swizzle, or the format's own BC field shuffle (the packer's `--shuffle`); a layout
+    // swizzle or another format's shuffle would not give back the blocks.
+    let shuffle = super::compress::shuffle_mode(format);
+    if swizzle_mode != 0 && Some(swizzle_mode) != shuffle.map(|m| m as u32) {
+        let expected = match shuffle {
+            Some(m) => format!("0 (none) or {} ({m:?}, {format:?}'s field shuffle)", m as u32),
+            None => format!("0 ({format:?} has no field shuffle)"),
+        };
+        return Err(check.field(name("SwizzleMode"), swizzle_mode, expected));
     }
     if layout_offset != region.offset {
         return Err(check.field(

@@ -6,7 +6,9 @@
 //! and cut into regions by tile mode and mip-stream count
 //! ([`PackRegions`](sfsim_models::texture::PackRegions)), and each region is compressed
 //! three ways (Deflate only, BCPack only, BCPack then Deflate), the smallest kept, raw when
-//! nothing shrinks. Regions compress in parallel. Every stream is decoded back through the
+//! nothing shrinks; with [`ShuffleChoice`] (`--shuffle`) the Deflate-only candidate may be
+//! taken over the format's BC field shuffle, undone by the MDU's swizzle stage. Regions
+//! compress in parallel. Every stream is decoded back through the
 //! functional MDU before it is written.
 //!
 //! Reading: [`Container::open`] / [`Container::from_bytes`] validate the whole header and
@@ -46,7 +48,7 @@ mod summary;
 #[cfg(test)]
 mod tests;
 
-pub use compress::{compress, CodecPath, Compressed};
+pub use compress::{compress, shuffle_mode, CodecPath, Compressed, ShuffleChoice};
 pub use error::{ContainerError, PackError};
 pub use format::{Header, StreamEntry, ENTRY_BYTES, HEADER_BYTES, MAGIC, VERSION};
 pub use hash::fnv1a64;

@@ -2,7 +2,7 @@
 //! compressed three ways in parallel → one container. A BC-encoded DDS skips straight to the
 //! layout with its own blocks ([`pack_dds`]).
 
-use super::compress::{compress, CodecPath};
+use super::compress::{compress, CodecPath, ShuffleChoice};
 use super::error::PackError;
 use super::format::{self, Header, StreamEntry};
 use super::hash::fnv1a64;
@@ -33,6 +33,9 @@ pub struct PackOptions {
     /// RDO by rule (`--rdo-max-loss`, dB): per texture the largest λ whose mip-0 PSNR loss
     /// against the plain encoding stays within this (see `rdo_rule`); excludes `rdo`.
     pub rdo_max_loss: Option<f64>,
+    /// `--shuffle`: Deflate-only streams over the format's BC field shuffle (`On`), per
+    /// region whichever is smaller (`Auto`), or never (`Off`, the default); see `compress`.
+    pub shuffle: ShuffleChoice,
 }
 
 impl PackOptions {
@@ -52,6 +55,7 @@ impl PackOptions {
             color,
             rdo: None,
             rdo_max_loss: None,
+            shuffle: ShuffleChoice::Off,
         }
     }
 }
@@ -163,6 +167,7 @@ pub fn pack(image: &Image, options: &PackOptions, on_stream: &(dyn Fn() + Sync))
     let desc = TextureDesc::new(image.width, image.height, format, None)?;
     // Refuse a bad option before the expensive part.
     PackRegions::new(&desc, options.tile_mode, options.mip_streams)?;
+    options.shuffle.mode(format)?;
     let chain = mip_chain(image, options.color)?;
     let mipgen = start.elapsed().as_secs_f64();
     let mut mips = encode_mips(&chain, format, &options.encode)?;
@@ -239,6 +244,7 @@ pub(super) fn pack_blocks(
 ) -> Result<PackedTexture, PackError> {
     let start = Instant::now();
     let regions = PackRegions::new(desc, options.tile_mode, options.mip_streams)?;
+    options.shuffle.mode(desc.format)?;
     for (level, (m, blocks)) in regions.mips.iter().zip(mips).enumerate() {
         let expected = desc.format.surface_bytes(m.width, m.height);
         if blocks.len() as u64 != expected {
@@ -253,7 +259,7 @@ pub(super) fn pack_blocks(
         .enumerate()
         .map(|(index, region)| {
             let data = &layout[region.offset as usize..(region.offset + region.bytes) as usize];
-            let c = compress(index, options.format, data, region.row_blocks, options.deflate)?;
+            let c = compress(index, options.format, data, region.row_blocks, options.deflate, options.shuffle)?;
             let entry = StreamEntry {
                 relative_offset: 0,
                 compressed_size: c.bytes.len() as u32,
@@ -339,6 +345,13 @@ fn summarize(
         deflate: options.deflate.to_string(),
         rdo_lambda: options.rdo.map(|r| r.lambda),
         rdo_rule: None,
+        shuffle: options.shuffle.name().to_string(),
+        shuffled_streams: entries.iter().filter(|e| e.options.swizzle_mode != 0).count(),
+        shuffled_compressed_bytes: entries
+            .iter()
+            .filter(|e| e.options.swizzle_mode != 0)
+            .map(|e| u64::from(e.compressed_size))
+            .sum(),
         psnr: None,
         psnr_channels: None,
         streams: entries.len(),

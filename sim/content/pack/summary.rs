@@ -44,6 +44,11 @@ pub struct Summary {
     /// `--rdo-max-loss`: the λ the rule chose, both PSNRs, the loss, the bytes saved and
     /// every probe of the search (`null` without the option).
     pub rdo_rule: Option<super::rdo_rule::RuleReport>,
+    /// `--shuffle`: `off`, `on` or `auto`.
+    pub shuffle: String,
+    /// Streams stored shuffled (swizzle mode ≠ 0; always Deflate-only) and their bytes.
+    pub shuffled_streams: usize,
+    pub shuffled_compressed_bytes: u64,
     /// PSNR (dB) of the packed mip 0 against the input image over `psnr_channels` channels
     /// (`null` for a DDS input, which has no original; infinite — also `null` — when exact).
     pub psnr: Option<f64>,
@@ -125,6 +130,13 @@ impl fmt::Display for Summary {
             total.compressed_bytes,
             ratio(total)
         )?;
+        if self.shuffle != "off" {
+            writeln!(
+                f,
+                "shuffle {}: {} of {} streams shuffled (Deflate only over the BC field planes), {} B",
+                self.shuffle, self.shuffled_streams, self.streams, self.shuffled_compressed_bytes
+            )?;
+        }
         match (self.psnr, self.psnr_channels) {
             (Some(psnr), Some(channels)) => {
                 let rdo = self.rdo_lambda.map_or(String::new(), |l| format!(", RDO λ = {l}"));
