@@ -6,8 +6,8 @@ use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use sfsim::content::mipgen::ColorSpace;
 use sfsim::content::pack::{
-    load_input, pack, pack_dds, pack_set, parse_max_loss, Input, PackOptions, PackedTexture, SetContainer,
-    ShuffleChoice, MEMBER_KINDS,
+    load_input, pack, pack_dds, pack_set, parse_bc7_modes, parse_format, parse_max_loss, Input, PackOptions,
+    PackedTexture, SetContainer, ShuffleChoice, MEMBER_KINDS,
 };
 use sfsim_models::codec::bc::{Bc7Modes, Bc7Quality, EncodeSettings, RdoSettings};
 use sfsim_models::codec::zlib::Encoder;
@@ -45,7 +45,7 @@ pub struct PackArgs {
     #[arg(long)]
     pub usezopfli: bool,
     /// BC7 modes the encoder may use, a bit per mode (0x80 = mode 7 only).
-    #[arg(long, value_name = "0xNN", value_parser = parse_modes)]
+    #[arg(long, value_name = "0xNN", value_parser = parse_bc7_modes)]
     pub bc7modes: Option<Bc7Modes>,
     /// BC7 encoder effort: fast, basic or slow.
     #[arg(long, value_name = "fast|basic|slow", default_value = "basic", value_parser = str::parse::<Bc7Quality>)]
@@ -91,26 +91,8 @@ fn parse_formats(s: &str) -> Result<Formats, String> {
     Ok(Formats(formats))
 }
 
-fn parse_format(s: &str) -> Result<BcFormat, String> {
-    Ok(match s.to_ascii_lowercase().as_str() {
-        "bc1" => BcFormat::Bc1,
-        "bc3" => BcFormat::Bc3,
-        "bc4" => BcFormat::Bc4,
-        "bc5" => BcFormat::Bc5,
-        "bc7" => BcFormat::Bc7,
-        _ => return Err(format!("`{s}` is not a format the packer encodes; expected bc1, bc3, bc4, bc5 or bc7")),
-    })
-}
-
 fn parse_tile_mode(s: &str) -> Result<TileMode, String> {
     s.parse().map_err(|e: sfsim_models::texture::RegionError| e.to_string())
-}
-
-fn parse_modes(s: &str) -> Result<Bc7Modes, String> {
-    let digits = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).unwrap_or(s);
-    let mask = u8::from_str_radix(digits, 16)
-        .map_err(|_| format!("`{s}` is not a BC7 mode mask; expected a hex byte 0x01..0xff, e.g. 0x80 = mode 7"))?;
-    Bc7Modes::new(mask).map_err(|e| e.to_string())
 }
 
 pub fn execute(args: PackArgs) -> anyhow::Result<()> {

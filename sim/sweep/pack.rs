@@ -4,10 +4,13 @@
 //! rerun — or a wider sweep over the same folder — packs nothing it already has.
 
 use super::spec::{PackSpec, SweepFile};
-use crate::content::pack::{self, fnv1a64, load_input, Input, PackOptions, PackedTexture, MEMBER_KINDS};
+use crate::content::pack::{
+    self, fnv1a64, load_input, parse_bc7_modes, parse_format, Input, PackOptions, PackedTexture, ShuffleChoice,
+    MEMBER_KINDS,
+};
 use crate::stats::StatSet;
 use serde::{Deserialize, Serialize};
-use sfsim_models::codec::bc::{Bc7Modes, Bc7Quality, EncodeSettings, RdoSettings};
+use sfsim_models::codec::bc::{Bc7Quality, EncodeSettings, RdoSettings};
 use sfsim_models::codec::zlib::Encoder;
 use sfsim_models::texture::{BcFormat, TileMode};
 use std::collections::BTreeMap;
@@ -24,6 +27,7 @@ pub const OPTIONS: &[(&str, &str)] = &[
     ("bc7quality", "fast, basic or slow"),
     ("rdo_lambda", "a λ ≥ 0, or None"),
     ("rdo_max_loss", "a PSNR loss budget 0 < loss ≤ 20 dB (e.g. 2dB), or None"),
+    ("shuffle", "off, on or auto (BC1/3/4/5 field shuffle under Deflate)"),
 ];
 
 /// One packing point: option name → value text (options not named keep their defaults).
@@ -38,26 +42,6 @@ pub fn check_option(name: &str) -> Result<(), String> {
         let names: Vec<&str> = OPTIONS.iter().map(|(n, _)| *n).collect();
         Err(format!("pack.{name} is not a packing option; expected pack. followed by one of {}", names.join(", ")))
     }
-}
-
-/// The format named by `s` (bc1, bc3, bc4, bc5, bc7).
-pub fn parse_format(s: &str) -> Result<BcFormat, String> {
-    Ok(match s.trim().to_ascii_lowercase().as_str() {
-        "bc1" => BcFormat::Bc1,
-        "bc3" => BcFormat::Bc3,
-        "bc4" => BcFormat::Bc4,
-        "bc5" => BcFormat::Bc5,
-        "bc7" => BcFormat::Bc7,
-        _ => return Err(format!("`{s}` is not a format the packer encodes; expected bc1, bc3, bc4, bc5 or bc7")),
-    })
-}
-
-/// A BC7 mode mask written as hex (`0x80`).
-pub fn parse_bc7_modes(s: &str) -> Result<Bc7Modes, String> {
-    let digits = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).unwrap_or(s);
-    let mask = u8::from_str_radix(digits, 16)
-        .map_err(|_| format!("`{s}` is not a BC7 mode mask; expected a hex byte 0x01..0xff, e.g. 0x80 = mode 7"))?;
-    Bc7Modes::new(mask).map_err(|e| e.to_string())
 }
 
 fn optional(value: &str) -> Option<&str> {
@@ -121,6 +105,12 @@ pub fn options_for(point: &PackPoint, format: BcFormat, dds: bool) -> Result<Pac
                             format!("applies to bc1, bc3, bc4 and bc5; this input is {format:?}"),
                         ));
                     }
+                }
+            }
+            "shuffle" => {
+                options.shuffle = v.parse::<ShuffleChoice>().map_err(|e| bad(name, v, e))?;
+                if options.shuffle == ShuffleChoice::On && pack::shuffle_mode(format).is_none() {
+                    return Err(bad(name, v, format!("{format:?} has no field shuffle; expected off or auto for it")));
                 }
             }
             other => return Err(check_option(other).err().unwrap_or_default()),

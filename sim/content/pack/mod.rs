@@ -40,6 +40,7 @@ mod format;
 mod hash;
 mod input;
 mod inspect;
+mod options;
 mod packer;
 mod rdo_rule;
 mod reader;
@@ -54,6 +55,7 @@ pub use format::{Header, StreamEntry, ENTRY_BYTES, HEADER_BYTES, MAGIC, VERSION}
 pub use hash::fnv1a64;
 pub use input::{load_image, load_input, Input};
 pub use inspect::{compare, compare_channels, export_dds, ChannelError, Comparison, InspectError, TextureFile};
+pub use options::{parse_bc7_modes, parse_format};
 pub use packer::{encode_mips, layout_bytes, pack, pack_dds, rdo_mips, PackOptions, PackedTexture};
 pub use rdo_rule::{
     parse_max_loss, search as rdo_rule_search, Probe, RuleReport, Search, GROWTH, LAMBDA_MAX, LAMBDA_MIN, LAMBDA_START,
