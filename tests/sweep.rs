@@ -166,6 +166,43 @@ fn bad_sweep_files_get_located_errors_before_any_run() {
 }
 
 #[test]
+fn also_and_with_move_more_fields_with_an_axis() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("linked.ron");
+    let text = format!(
+        r#"Sweep(
+    name: "linked",
+    base: "{}",
+    set: ["duration=100ms"],
+    axes: [(path: "hardware.nvme.guaranteed", values: ["1000MB/s", "3000MB/s"],
+            with: [(path: "hardware.nvme.peak", values: ["1200MB/s", "3600MB/s"])]),
+           (path: "hardware.nvme.latency", values: ["50us", "90us"], also: ["hardware.mdu.setup"])],
+)"#,
+        repo("scenarios/io/quick.ron").display()
+    );
+    std::fs::write(&file, text).unwrap();
+    let plan = Plan::load(&file).unwrap();
+    let hardware = |i: usize| plan.points[i].scenario.hardware.clone();
+    let drive = |i: usize| (hardware(i).nvme.guaranteed.to_string(), hardware(i).nvme.peak.to_string());
+    assert_eq!(plan.points.len(), 4);
+    assert_eq!(drive(0), ("1GB/s".into(), "1.2GB/s".into()));
+    assert_eq!(drive(3), ("3GB/s".into(), "3.6GB/s".into()));
+    let times = |i: usize| (hardware(i).nvme.latency.to_string(), hardware(i).mdu.setup.to_string());
+    assert_eq!((times(0), times(1)), (("50us".into(), "50us".into()), ("90us".into(), "90us".into())));
+    let short = text_with(&file, "\"1200MB/s\", \"3600MB/s\"", "\"1200MB/s\"");
+    let err = Plan::load(&short).err().expect("a short `with` list is refused").to_string();
+    assert!(err.contains("with[0]") && err.contains("lists 1 values; expected one per value"), "{err}");
+}
+
+/// A copy of `file` with `from` replaced by `to`.
+fn text_with(file: &Path, from: &str, to: &str) -> PathBuf {
+    let text = std::fs::read_to_string(file).unwrap().replace(from, to);
+    let copy = file.with_extension("edited.ron");
+    std::fs::write(&copy, text).unwrap();
+    copy
+}
+
+#[test]
 fn shard_flags_are_checked() {
     for bad in ["0/4", "5/4", "x", "1/0"] {
         let output =

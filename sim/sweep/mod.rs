@@ -88,6 +88,10 @@ impl Plan {
                     for path in std::iter::once(path).chain(&spec.also) {
                         sets.push(Override { path: path.clone(), value: value.clone() });
                     }
+                    let index = axis.values.iter().position(|v| v == value).unwrap_or(0);
+                    for linked in &spec.with {
+                        sets.push(Override { path: linked.path.clone(), value: linked.values[index].0.clone() });
+                    }
                 }
             }
             let scenario = Scenario::from_text(&base_text, &base_file, &sets)
@@ -134,7 +138,10 @@ fn locate_override(sweep: &SweepFile, axes: &[Axis], point: &Point, e: ScenarioE
         };
     };
     let path = arg.split_once('=').map_or(arg.as_str(), |(p, _)| p);
-    match sweep.spec.axes.iter().position(|a| a.path == path || a.also.iter().any(|p| p == path)) {
+    let moves = |a: &spec::AxisSpec| {
+        a.path == path || a.also.iter().any(|p| p == path) || a.with.iter().any(|w| w.path == path)
+    };
+    match sweep.spec.axes.iter().position(moves) {
         Some(i) => sweep.invalid(&format!("axes[{i}]"), Some(path), format!("{arg}: {message}")),
         None => {
             let i = sweep.spec.set.iter().position(|s| s.starts_with(path)).unwrap_or(0);

@@ -51,12 +51,24 @@ pub struct AxisSpec {
     /// More scenario fields set to the same value (`slope_v` beside `slope_u`).
     #[serde(default)]
     pub also: Vec<String>,
+    /// Scenario fields that move with this axis: the i-th of their values goes with the
+    /// axis's i-th (a drive's `peak` beside its `guaranteed`). Same length as `values`.
+    #[serde(default)]
+    pub with: Vec<LinkedField>,
     /// The values, written as `--set` takes them (`"4MiB"`, `"Lru"`, `40`, `None`).
     #[serde(default)]
     pub values: Option<Vec<AxisValue>>,
     /// Or a range of quantities or numbers.
     #[serde(default)]
     pub range: Option<RangeSpec>,
+}
+
+/// A field that moves with an axis.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkedField {
+    pub path: String,
+    pub values: Vec<AxisValue>,
 }
 
 /// `range: (from: "4MiB", to: "64MiB", steps: 5, scale: Log)`.
@@ -274,12 +286,28 @@ impl SweepFile {
             }
         }
         for (i, axis) in s.axes.iter().enumerate() {
-            if axis.path.starts_with("pack.") && !axis.also.is_empty() {
+            if axis.path.starts_with("pack.") && !(axis.also.is_empty() && axis.with.is_empty()) {
                 return Err(self.invalid(
                     &format!("axes[{i}].also"),
                     Some(&axis.path),
-                    "a packing axis sets one option; `also` is for scenario fields",
+                    "a packing axis sets one option; `also` and `with` are for scenario fields",
                 ));
+            }
+            for (j, linked) in axis.with.iter().enumerate() {
+                let n = axis.values.as_ref().map(Vec::len);
+                if n != Some(linked.values.len()) {
+                    return Err(self.invalid(
+                        &format!("axes[{i}].with[{j}]"),
+                        Some(&linked.path),
+                        format!(
+                            "{:?} lists {} values; expected one per value of axis {:?} ({}, a list, not a range)",
+                            linked.path,
+                            linked.values.len(),
+                            axis.path,
+                            n.map_or("a range".to_string(), |n| n.to_string())
+                        ),
+                    ));
+                }
             }
         }
         let mut names: Vec<&str> = Vec::new();
