@@ -71,6 +71,9 @@ pub struct PackArgs {
     /// (docs/container.md, "Shuffled streams"). Allowed on a DDS (it only reorders its blocks).
     #[arg(long, value_name = "off|on|auto", default_value = "off", value_parser = str::parse::<ShuffleChoice>)]
     pub shuffle: ShuffleChoice,
+    /// Deflate only: never BCPack (a packing pipeline without XBTC's BCPack stage).
+    #[arg(long)]
+    pub no_bcpack: bool,
     /// Also write the summary as JSON here (`streams` = stream count).
     #[arg(long, value_name = "FILE")]
     pub summary_json: Option<PathBuf>,
@@ -184,6 +187,7 @@ fn pack_one(args: &PackArgs, path: &Path, format: Option<BcFormat>) -> anyhow::R
     options.tile_mode = args.tilemode;
     options.mip_streams = args.mipstreams;
     options.shuffle = args.shuffle;
+    options.bcpack = !args.no_bcpack;
     if args.shuffle == ShuffleChoice::On && sfsim::content::pack::shuffle_mode(format).is_none() {
         bail!(
             "{input}: --shuffle on applies to bc1, bc3, bc4 and bc5 (each has a BC field shuffle); the format is {} \

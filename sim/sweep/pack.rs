@@ -28,6 +28,7 @@ pub const OPTIONS: &[(&str, &str)] = &[
     ("rdo_lambda", "a λ ≥ 0, or None"),
     ("rdo_max_loss", "a PSNR loss budget 0 < loss ≤ 20 dB (e.g. 2dB), or None"),
     ("shuffle", "off, on or auto (BC1/3/4/5 field shuffle under Deflate)"),
+    ("bcpack", "true, or false for Deflate only"),
 ];
 
 /// One packing point: option name → value text (options not named keep their defaults).
@@ -63,6 +64,9 @@ pub fn options_for(point: &PackPoint, format: BcFormat, dds: bool) -> Result<Pac
                 options.mip_streams = optional(v)
                     .map(|n| n.parse::<u32>().map_err(|_| bad(name, v, "expected a mip count or None".into())))
                     .transpose()?
+            }
+            "bcpack" => {
+                options.bcpack = v.parse::<bool>().map_err(|_| bad(name, v, "expected true or false".into()))?;
             }
             "zopfli" => {
                 let on = v.parse::<bool>().map_err(|_| bad(name, v, "expected true or false".into()))?;

@@ -148,7 +148,8 @@ pub struct Compressed {
     pub inflated_size: u64,
 }
 
-/// Compresses region `index` (`data`, whole `format` blocks) every way `shuffle` allows and
+/// Compresses region `index` (`data`, whole `format` blocks) every way `shuffle` allows —
+/// with the BCPack candidates unless `bcpack` is false (a Deflate-only pipeline) — and
 /// keeps the smallest. `row_blocks` is the neighbour geometry BCPack predicts with.
 pub fn compress(
     index: usize,
@@ -157,6 +158,7 @@ pub fn compress(
     row_blocks: u32,
     encoder: Encoder,
     shuffle: ShuffleChoice,
+    bcpack: bool,
 ) -> Result<Compressed, PackError> {
     let mode = BcpackMode::from_format(format);
     let shuffled = shuffle.mode(format)?;
@@ -181,6 +183,9 @@ pub fn compress(
         if deflated.len() < data.len() {
             keep(deflated, RequestOptions { swizzle_mode: swizzle_mode as u32, ..deflate_only }, data.len());
         }
+    }
+    if !bcpack {
+        return Ok(best);
     }
     let packed = bcpack::encode_with_row(mode, data, row_blocks).map_err(|source| PackError::Bcpack {
         index,
@@ -228,7 +233,7 @@ mod tests {
                 state as u8
             })
             .collect();
-        let c = compress(0, BcFormat::Bc1, &noise, 128, Encoder::LIBDEFLATE_BEST, ShuffleChoice::Off).unwrap();
+        let c = compress(0, BcFormat::Bc1, &noise, 128, Encoder::LIBDEFLATE_BEST, ShuffleChoice::Off, true).unwrap();
         assert_eq!(CodecPath::of(c.options), CodecPath::Raw);
         assert_eq!(c.bytes, noise);
 
@@ -239,12 +244,17 @@ mod tests {
             })
             .collect();
         for data in [vec![0u8; 65_536], blocks] {
-            let c = compress(0, BcFormat::Bc1, &data, 128, Encoder::LIBDEFLATE_BEST, ShuffleChoice::Off).unwrap();
+            let c = compress(0, BcFormat::Bc1, &data, 128, Encoder::LIBDEFLATE_BEST, ShuffleChoice::Off, true).unwrap();
             assert_ne!(CodecPath::of(c.options), CodecPath::Raw);
             assert!(c.bytes.len() < data.len());
             assert_eq!(decode(&request(&c, BcFormat::Bc1, data.len()), &c.bytes).unwrap(), data);
             // Whatever was kept is no larger than Deflate alone.
             assert!(c.bytes.len() <= deflate(&data, Encoder::LIBDEFLATE_BEST).len());
+            // Without BCPack (a Deflate-only pipeline) the stream is exactly Deflate's.
+            let d =
+                compress(0, BcFormat::Bc1, &data, 128, Encoder::LIBDEFLATE_BEST, ShuffleChoice::Off, false).unwrap();
+            assert_eq!(CodecPath::of(d.options), CodecPath::Deflate);
+            assert_eq!(d.bytes, deflate(&data, Encoder::LIBDEFLATE_BEST));
         }
     }
 }

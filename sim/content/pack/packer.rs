@@ -36,6 +36,9 @@ pub struct PackOptions {
     /// `--shuffle`: Deflate-only streams over the format's BC field shuffle (`On`), per
     /// region whichever is smaller (`Auto`), or never (`Off`, the default); see `compress`.
     pub shuffle: ShuffleChoice,
+    /// Try the BCPack candidates (`true`); `false` is a Deflate-only pipeline
+    /// (`--no-bcpack`), the seed's "Deflate only" packing scenario.
+    pub bcpack: bool,
 }
 
 impl PackOptions {
@@ -56,6 +59,7 @@ impl PackOptions {
             rdo: None,
             rdo_max_loss: None,
             shuffle: ShuffleChoice::Off,
+            bcpack: true,
         }
     }
 }
@@ -259,7 +263,15 @@ pub(super) fn pack_blocks(
         .enumerate()
         .map(|(index, region)| {
             let data = &layout[region.offset as usize..(region.offset + region.bytes) as usize];
-            let c = compress(index, options.format, data, region.row_blocks, options.deflate, options.shuffle)?;
+            let c = compress(
+                index,
+                options.format,
+                data,
+                region.row_blocks,
+                options.deflate,
+                options.shuffle,
+                options.bcpack,
+            )?;
             let entry = StreamEntry {
                 relative_offset: 0,
                 compressed_size: c.bytes.len() as u32,
