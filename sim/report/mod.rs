@@ -464,6 +464,11 @@ mod tests {
         let pts: Vec<(f64, f64)> = (0..500).map(|i| (i as f64, (i as f64 / 20.0).sin())).collect();
         let samples: Vec<f64> = (0..1000).map(|i| ((i * 37) % 101) as f64 / 7.0).collect();
         let report = Report {
+            tables: vec![DataTable {
+                title: "Points".into(),
+                header: vec!["point".into(), "x".into()],
+                rows: vec![vec!["0".into(), "4MiB".into()]],
+            }],
             title: "Run".into(),
             subtitle: "seed 1".into(),
             plots: vec![
@@ -571,6 +576,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let evil = "<script>alert(\"x\")</script> & 'q'";
         let report = Report {
+            tables: vec![DataTable { title: evil.into(), header: vec![evil.into()], rows: vec![vec![evil.into()]] }],
             title: evil.into(),
             subtitle: evil.into(),
             plots: vec![Plot::Histogram(HistogramPlot {
