@@ -4,6 +4,7 @@
 use crate::scenario::{Scenario, Workload};
 use crate::stats::StatSet;
 use crate::workload::io::{self, IoOutcome};
+use crate::workload::pool;
 use crate::workload::render::{self, RenderError, RenderOutcome};
 use crate::workload::stream::{self, StreamOutcome};
 use sfsim_models::units::Time;
@@ -23,7 +24,7 @@ impl Default for RunOptions {
     }
 }
 
-/// What a run measured, by workload kind.
+/// What a run measured, by workload kind (a content-pool run's is an IO run's).
 pub enum Outcome {
     Io(IoOutcome),
     Render(RenderOutcome),
@@ -57,6 +58,11 @@ pub fn run(
     let (outcome, mut stats, events) = match &scenario.workload {
         Workload::Io(cfg) => {
             let o = io::run(scenario, cfg, progress)?;
+            let (stats, events) = (o.stats.clone(), o.events);
+            (Outcome::Io(o), stats, events)
+        }
+        Workload::Pool(cfg) => {
+            let o = pool::run(scenario, cfg, progress)?.io;
             let (stats, events) = (o.stats.clone(), o.events);
             (Outcome::Io(o), stats, events)
         }
