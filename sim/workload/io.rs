@@ -213,6 +213,9 @@ pub struct IoOutcome {
     pub fine_bin: Time,
     pub latencies: Vec<Time>,
     pub events: u64,
+    /// Simulated time the run covers: the scenario's duration, or a content-pool run's
+    /// elapsed time to its last completion.
+    pub end: Time,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -279,6 +282,7 @@ impl Driven {
             fine_bin: FINE_BIN,
             latencies: self.latencies,
             events: self.events,
+            end: self.end,
         }
     }
 }
