@@ -15,7 +15,7 @@ use sfsim_models::units::{Bytes, Time};
 pub enum Requests<'a> {
     /// Sizes, ratios and file layout drawn from a seeded RNG by an IO workload's settings;
     /// never runs out.
-    Synthetic { cfg: &'a IoWorkload, rng: ChaCha8Rng, next_offset: u64 },
+    Synthetic { cfg: &'a IoWorkload, rng: Box<ChaCha8Rng>, next_offset: u64 },
     /// `list[order[i]]` for i = 0, 1, …, `passes` times over; then it runs out.
     List { list: Vec<Request>, order: Vec<usize>, passes: u32, next: u64 },
 }
@@ -55,7 +55,8 @@ impl<'a> Title<'a> {
     /// A title seeded with `seed`, its file streams laid out from `file_base` on, its tags
     /// `tag_base + index`.
     pub fn new(cfg: &'a IoWorkload, seed: u64, file_base: u64, tag_base: u64) -> Self {
-        let requests = Requests::Synthetic { cfg, rng: ChaCha8Rng::seed_from_u64(seed), next_offset: file_base };
+        let requests =
+            Requests::Synthetic { cfg, rng: Box::new(ChaCha8Rng::seed_from_u64(seed)), next_offset: file_base };
         Title::with_requests(requests, cfg.in_flight, tag_base)
     }
 
