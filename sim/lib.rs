@@ -10,7 +10,7 @@
 //!
 //! ## The layers
 //! ```text
-//!  scenario file (RON) ──► scenario::Scenario ──► run::run ──► workload::{io, render, stream}
+//!  scenario file (RON) ──► scenario::Scenario ──► run::run ──► workload::{io, pool, render, stream}
 //!                                                                  │
 //!        ┌─────────────────────────────────────────────────────────┤ owns the clock (kernel)
 //!        ▼                                                         ▼
@@ -30,7 +30,9 @@
 //! ## How a run flows
 //! [`scenario::Scenario::load`] parses the file (errors carry file:line:col), applies
 //! `--set` overrides and validates every field's range. [`run::run`] dispatches on the
-//! workload: an IO run enqueues requests at a cadence; a streaming run renders a frame,
+//! workload: an IO run enqueues requests at a cadence (a content-pool run, `Workload::Pool`,
+//! does the same over every stream of real `sfsim pack` containers until the last one
+//! completes, [`workload::pool`]); a streaming run renders a frame,
 //! hands its feedback to the engine, which analyses it `readback_frames` later, submits
 //! loads through the IO path and maps them, and makes them visible through the MinMip map.
 //! Inside a frame time passes: the GPU queue runs the render, the feedback resolve and the

@@ -4,6 +4,7 @@
 use crate::scenario::{Scenario, Workload};
 use crate::stats::StatSet;
 use crate::workload::io::{self, IoOutcome};
+use crate::workload::pool;
 use crate::workload::render::{self, RenderError, RenderOutcome};
 use crate::workload::stream::{self, StreamOutcome};
 use sfsim_models::units::Time;
@@ -23,7 +24,7 @@ impl Default for RunOptions {
     }
 }
 
-/// What a run measured, by workload kind.
+/// What a run measured, by workload kind (a content-pool run's is an IO run's).
 pub enum Outcome {
     Io(IoOutcome),
     Render(RenderOutcome),
@@ -54,21 +55,26 @@ pub fn run(
     progress: &mut dyn FnMut(Time, Time),
 ) -> Result<RunResult, RunError> {
     let started = Instant::now();
-    let (outcome, mut stats, events) = match &scenario.workload {
+    let (outcome, mut stats, events, simulated) = match &scenario.workload {
         Workload::Io(cfg) => {
             let o = io::run(scenario, cfg, progress)?;
-            let (stats, events) = (o.stats.clone(), o.events);
-            (Outcome::Io(o), stats, events)
+            let (stats, events, end) = (o.stats.clone(), o.events, o.end);
+            (Outcome::Io(o), stats, events, end)
+        }
+        Workload::Pool(cfg) => {
+            let o = pool::run(scenario, cfg, progress)?.io;
+            let (stats, events, end) = (o.stats.clone(), o.events, o.end);
+            (Outcome::Io(o), stats, events, end)
         }
         Workload::Stream(cfg) => {
             let o = stream::run(scenario, cfg, progress, &mut |_, _| {})?;
             let (stats, events) = (o.stats.clone(), o.events);
-            (Outcome::Stream(Box::new(o)), stats, events)
+            (Outcome::Stream(Box::new(o)), stats, events, scenario.duration)
         }
         Workload::Render(cfg) => {
             let o = render::run(scenario.duration, scenario.seed, &scenario.base_dir, cfg, progress)?;
             let (stats, events) = (o.stats.clone(), o.events);
-            (Outcome::Render(o), stats, events)
+            (Outcome::Render(o), stats, events, scenario.duration)
         }
     };
     let wall = started.elapsed().as_secs_f64().max(1e-9);
@@ -76,7 +82,7 @@ pub fn run(
         stats.push("host.wall_seconds", Some(wall), "s", "wall-clock time of the simulation (not deterministic)");
         stats.push(
             "host.sim_speed",
-            Some(scenario.duration.as_secs_f64() / wall),
+            Some(simulated.as_secs_f64() / wall),
             "x",
             "simulated seconds per wall-clock second (not deterministic)",
         );

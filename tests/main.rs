@@ -19,6 +19,7 @@ mod nonresident;
 mod pack;
 mod packed_engine;
 mod plot_cmd;
+mod pool;
 mod scenario_errors;
 mod set_io;
 mod stat_names;

@@ -4,7 +4,7 @@
 
 use crate::common::{repo, run_file};
 
-fn check_golden(file: &str, actual: String) {
+pub(crate) fn check_golden(file: &str, actual: String) {
     let path = repo(&format!("tests/golden/{file}"));
     if std::env::var_os("SFSIM_UPDATE_GOLDEN").is_some() {
         std::fs::write(&path, &actual).unwrap();

@@ -235,9 +235,13 @@ fn fine_csv(outcome: &IoOutcome) -> String {
 
 fn io_report(scenario: &Scenario, outcome: &IoOutcome, stats: &StatSet) -> Report {
     let nvme = &scenario.hardware.nvme;
-    let window_secs = nvme.window.as_secs_f64();
+    // A content-pool run's last window may be shorter (it ends at the last completion).
     let per_window = |f: fn(&crate::workload::io::WindowRow) -> u64| -> Vec<(f64, f64)> {
-        outcome.windows.iter().map(|w| (w.end.as_secs_f64(), f(w) as f64 / 1e6 / window_secs)).collect()
+        outcome
+            .windows
+            .iter()
+            .map(|w| (w.end.as_secs_f64(), f(w) as f64 / 1e6 / (w.end - w.start).as_secs_f64()))
+            .collect()
     };
     let fine_secs = outcome.fine_bin.as_secs_f64();
     let fine = |i: usize| -> Vec<(f64, f64)> {

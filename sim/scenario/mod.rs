@@ -9,6 +9,7 @@ mod overrides;
 mod paths;
 
 use crate::workload::io::IoWorkload;
+use crate::workload::pool::PoolWorkload;
 use crate::workload::render::RenderWorkload;
 use crate::workload::stream::StreamWorkload;
 use serde::{Deserialize, Serialize};
@@ -62,6 +63,9 @@ pub enum Workload {
     /// The Sampler Feedback Streaming engine over a scene and camera path, co-simulated
     /// with the NVMe, DirectStorage and MDU models.
     Stream(Box<StreamWorkload>),
+    /// Every stream of a set of packed-texture containers read through DirectStorage, NVMe
+    /// and the MDU at full rate: read and to-memory throughput of real content.
+    Pool(PoolWorkload),
 }
 
 /// A scenario could not be used. Every variant names the file (or `--set` argument).
@@ -149,6 +153,7 @@ impl Scenario {
             }
             Workload::Render(render) => render.validate().map_err(|e| e.within("workload")),
             Workload::Stream(stream) => stream.validate().map_err(|e| e.within("workload")),
+            Workload::Pool(pool) => pool.validate().map_err(|e| e.within("workload")),
         }
     }
 
@@ -164,6 +169,11 @@ impl Scenario {
                     for c in &mut packed.containers {
                         *c = paths::rebase(c, &self.base_dir, out_dir);
                     }
+                }
+            }
+            Workload::Pool(pool) => {
+                for c in &mut pool.containers {
+                    *c = paths::rebase(Path::new(c), &self.base_dir, out_dir).display().to_string();
                 }
             }
             Workload::Io(_) => {}

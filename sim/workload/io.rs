@@ -213,6 +213,9 @@ pub struct IoOutcome {
     pub fine_bin: Time,
     pub latencies: Vec<Time>,
     pub events: u64,
+    /// Simulated time the run covers: the scenario's duration, or a content-pool run's
+    /// elapsed time to its last completion.
+    pub end: Time,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -235,14 +238,71 @@ pub fn run(scenario: &Scenario, cfg: &IoWorkload, progress: &mut dyn FnMut(Time,
 pub fn run_with(
     scenario: &Scenario,
     cfg: &IoWorkload,
-    mut path: IoPath,
+    path: IoPath,
     progress: &mut dyn FnMut(Time, Time),
 ) -> Result<IoOutcome, RunError> {
-    let end = scenario.duration;
     let mut title = Title::new(cfg, scenario.seed ^ 0x5f5f_696f, 0, 0);
+    let plan = Plan { cadence: cfg.cadence, set_staging: &cfg.set_staging, until_done: false };
+    let ran = drive(scenario, &mut title, &plan, path, progress, &mut |_| {})?;
+    let stats = collect_stats(scenario, &ran.path, &ran.latencies, title.enqueued(), ran.dest_done, ran.src_done);
+    Ok(ran.into_outcome(stats))
+}
+
+/// How [`drive`] runs a title.
+pub(super) struct Plan<'a> {
+    /// The title enqueues every `cadence`.
+    pub cadence: Time,
+    pub set_staging: &'a [StagingChange],
+    /// End when the title has nothing left to enqueue and everything completed (else run
+    /// to the scenario's duration).
+    pub until_done: bool,
+}
+
+/// What [`drive`] measured.
+pub(super) struct Driven {
+    pub path: IoPath,
+    /// End of the measured span: the scenario's duration, or with `until_done` the last
+    /// completion (the duration if the title had not finished by then).
+    pub end: Time,
+    pub windows: Vec<WindowRow>,
+    pub fine: Vec<(Time, u64, u64, u64)>,
+    /// Sorted.
+    pub latencies: Vec<Time>,
+    pub dest_done: u64,
+    pub src_done: u64,
+    pub events: u64,
+}
+
+impl Driven {
+    pub(super) fn into_outcome(self, stats: StatSet) -> IoOutcome {
+        IoOutcome {
+            stats,
+            windows: self.windows,
+            fine: self.fine,
+            fine_bin: FINE_BIN,
+            latencies: self.latencies,
+            events: self.events,
+            end: self.end,
+        }
+    }
+}
+
+/// The IO run loop: `title` ticks every `plan.cadence` on `path` until the scenario's
+/// duration (or, with `plan.until_done`, until it has finished); `on_complete` sees each
+/// completion. Windows are whole `hardware.nvme.window`s from 0; with `until_done` a
+/// last, shorter window ends at the end of the run.
+pub(super) fn drive(
+    scenario: &Scenario,
+    title: &mut Title,
+    plan: &Plan,
+    mut path: IoPath,
+    progress: &mut dyn FnMut(Time, Time),
+    on_complete: &mut dyn FnMut(&Completed),
+) -> Result<Driven, RunError> {
+    let end = scenario.duration;
     let mut kernel = Kernel::new();
     kernel.schedule(Time::ZERO, Event::Tick);
-    for change in &cfg.set_staging {
+    for change in plan.set_staging {
         kernel.schedule(change.at, Event::SetStaging(change.size));
     }
     let mut wake_at: Option<Time> = None;
@@ -254,6 +314,7 @@ pub fn run_with(
     let mut completed: Vec<Completed> = Vec::new();
     let mut latencies = Vec::new();
     let (mut dest_done, mut src_done) = (0u64, 0u64);
+    let mut last_done: Option<Time> = None;
 
     while let Some((now, event)) = kernel.pop() {
         if now > end {
@@ -265,7 +326,9 @@ pub fn run_with(
         match event {
             Event::Tick => {
                 title.tick(now, &mut path)?;
-                kernel.schedule(now + cfg.cadence, Event::Tick);
+                if !title.exhausted() {
+                    kernel.schedule(now + plan.cadence, Event::Tick);
+                }
             }
             Event::Wake => {
                 if wake_at == Some(now) {
@@ -277,10 +340,12 @@ pub fn run_with(
         path.process(now, &mut completed);
         for c in completed.drain(..) {
             title.completed(&c);
+            on_complete(&c);
             req_w.add_at(c.done, 1);
             latencies.push(c.done - c.enqueued);
             dest_done += c.destination_size.0;
             src_done += c.source_size.0;
+            last_done = Some(last_done.map_or(c.done, |t| t.max(c.done)));
         }
         for t in path.drain_transfers() {
             nvme_w.add_span(t.start, t.end, t.bytes);
@@ -292,6 +357,9 @@ pub fn run_with(
             in_f.add_span(j.start, j.end, j.input.0);
             out_f.add_span(j.start, j.end, j.output.0);
         }
+        if plan.until_done && title.finished() {
+            break;
+        }
         if let Some(next) = path.next_wake() {
             if wake_at.is_none_or(|w| next < w) {
                 kernel.schedule(next, Event::Wake);
@@ -299,10 +367,14 @@ pub fn run_with(
             }
         }
     }
+    let end = match last_done {
+        Some(t) if plan.until_done && title.finished() => t.min(end),
+        _ => end,
+    };
     progress(end, end);
     path.finish(end);
 
-    let window_count = (end.0 / window.0) as usize;
+    let window_count = if plan.until_done { end.0.div_ceil(window.0) as usize } else { (end.0 / window.0) as usize };
     let (nv, mi, mo, rq) = (
         nvme_w.values(window_count),
         in_w.values(window_count),
@@ -312,7 +384,7 @@ pub fn run_with(
     let windows = (0..window_count)
         .map(|i| WindowRow {
             start: Time(window.0 * i as u64),
-            end: Time(window.0 * (i as u64 + 1)),
+            end: Time(window.0 * (i as u64 + 1)).min(end),
             nvme_bytes: nv[i],
             mdu_in_bytes: mi[i],
             mdu_out_bytes: mo[i],
@@ -324,8 +396,7 @@ pub fn run_with(
     let fine = (0..fine_count).map(|i| (Time(FINE_BIN.0 * i as u64), fnv[i], fin[i], fout[i])).collect();
 
     latencies.sort_unstable();
-    let stats = collect_stats(scenario, &path, &latencies, title.enqueued(), dest_done, src_done);
-    Ok(IoOutcome { stats, windows, fine, fine_bin: FINE_BIN, latencies, events: kernel.processed() })
+    Ok(Driven { path, end, windows, fine, latencies, dest_done, src_done, events: kernel.processed() })
 }
 
 fn collect_stats(
