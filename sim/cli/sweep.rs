@@ -33,6 +33,9 @@ pub struct SweepArgs {
     /// folders with `sfsim merge`.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub shard: Option<(usize, usize)>,
+    /// Check the sweep and list its points (and the containers they need), run nothing.
+    #[arg(long)]
+    pub list: bool,
 }
 
 #[derive(clap::Args)]
@@ -91,6 +94,19 @@ pub fn execute_sweep(args: SweepArgs) -> anyhow::Result<()> {
         None => SweepFile::load(&args.file)?,
     };
     let plan = Plan::new(sweep)?;
+    if args.list {
+        let names: Vec<String> = plan.axes.iter().map(|a| a.name.clone()).collect();
+        println!("| point | {} | containers |", names.join(" | "));
+        println!("|---|{}---|", "---|".repeat(names.len()));
+        let mut distinct = std::collections::BTreeSet::new();
+        for p in &plan.points {
+            let files: Vec<&str> = p.pack_jobs.iter().map(|j| j.file_name.as_str()).collect();
+            distinct.extend(files.iter().copied());
+            println!("| {} | {} | {} |", p.point.id, p.point.values.join(" | "), files.join(" "));
+        }
+        eprintln!("{} points, {} distinct containers to pack or reuse", plan.points.len(), distinct.len());
+        return Ok(());
+    }
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("reports/out").join(&plan.sweep.spec.name));
     let jobs = match args.jobs {
         Some(0) => bail!("--jobs 0: expected at least 1"),

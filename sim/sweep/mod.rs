@@ -83,15 +83,16 @@ impl Plan {
         let mut planned = Vec::with_capacity(expanded.len());
         for point in expanded {
             let mut sets = fixed.clone();
-            for ((axis, spec), value) in axes.iter().zip(&sweep.spec.axes).zip(&point.values) {
+            for ((axis, spec), (value, &index)) in
+                axes.iter().zip(&sweep.spec.axes).zip(point.values.iter().zip(&point.indices))
+            {
                 if let Target::Scenario(path) = &axis.target {
                     for path in std::iter::once(path).chain(&spec.also) {
                         sets.push(Override { path: path.clone(), value: value.clone() });
                     }
-                    let index = axis.values.iter().position(|v| v == value).unwrap_or(0);
-                    for linked in &spec.with {
-                        sets.push(Override { path: linked.path.clone(), value: linked.values[index].0.clone() });
-                    }
+                }
+                for linked in spec.with.iter().filter(|w| !w.path.starts_with("pack.")) {
+                    sets.push(Override { path: linked.path.clone(), value: linked.values[index].0.clone() });
                 }
             }
             let scenario = Scenario::from_text(&base_text, &base_file, &sets)
@@ -152,7 +153,9 @@ fn locate_override(sweep: &SweepFile, axes: &[Axis], point: &Point, e: ScenarioE
 
 fn point_error(sweep: &SweepFile, axes: &[Axis], point: &Point, message: String) -> SpecError {
     let option = message.strip_prefix("pack.").and_then(|m| m.split('=').next()).map(|o| format!("pack.{o}"));
-    let at = option.as_deref().and_then(|o| sweep.spec.axes.iter().position(|a| a.path == o));
+    let at = option
+        .as_deref()
+        .and_then(|o| sweep.spec.axes.iter().position(|a| a.path == o || a.with.iter().any(|w| w.path == o)));
     let field = at.map_or("pack.options".to_string(), |i| format!("axes[{i}]"));
     sweep.invalid(&field, option.as_deref(), format!("point {}: {message}", describe(axes, point)))
 }
@@ -165,8 +168,8 @@ pub fn describe(axes: &[Axis], point: &Point) -> String {
 /// Where a workload takes container files.
 fn container_slot(scenario: &Scenario) -> Option<()> {
     match &scenario.workload {
-        Workload::Stream(_) => Some(()),
-        _ => None,
+        Workload::Stream(_) | Workload::Pool(_) => Some(()),
+        Workload::Io(_) | Workload::Render(_) => None,
     }
 }
 
@@ -174,12 +177,18 @@ fn container_slot(scenario: &Scenario) -> Option<()> {
 fn set_containers(scenario: &mut Scenario, files: Vec<PathBuf>) {
     let relative: Vec<PathBuf> =
         files.iter().map(|f| crate::scenario::rebase(f, Path::new(""), &scenario.base_dir)).collect();
-    if let Workload::Stream(stream) = &mut scenario.workload {
-        use crate::engine::{ContentConfig, PackedConfig};
-        match &mut stream.content {
-            ContentConfig::Packed(packed) => packed.containers = relative,
-            content => *content = ContentConfig::Packed(PackedConfig { containers: relative, ..Default::default() }),
+    match &mut scenario.workload {
+        Workload::Stream(stream) => {
+            use crate::engine::{ContentConfig, PackedConfig};
+            match &mut stream.content {
+                ContentConfig::Packed(packed) => packed.containers = relative,
+                content => {
+                    *content = ContentConfig::Packed(PackedConfig { containers: relative, ..Default::default() })
+                }
+            }
         }
+        Workload::Pool(pool) => pool.containers = relative.iter().map(|p| p.display().to_string()).collect(),
+        Workload::Io(_) | Workload::Render(_) => {}
     }
 }
 

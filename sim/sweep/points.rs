@@ -15,6 +15,8 @@ pub enum Target {
     Scenario(String),
     /// A packing option (`pack.<name>`).
     Pack(String),
+    /// Only a label: its `with` fields change.
+    Label,
 }
 
 /// An axis with its values expanded.
@@ -31,6 +33,8 @@ pub struct Axis {
 pub struct Point {
     pub id: usize,
     pub values: Vec<String>,
+    /// Which of each axis's values (for its `with` fields).
+    pub indices: Vec<usize>,
 }
 
 impl Point {
@@ -50,15 +54,23 @@ pub fn axes(sweep: &SweepFile) -> Result<Vec<Axis>, SpecError> {
         .zip(names)
         .enumerate()
         .map(|(i, (spec, name))| {
+            for (j, linked) in spec.with.iter().enumerate() {
+                if let Some(option) = linked.path.strip_prefix("pack.") {
+                    check_option(option)
+                        .map_err(|e| sweep.invalid(&format!("axes[{i}].with[{j}]"), Some(&linked.path), e))?;
+                }
+            }
+            let packs = spec.path.starts_with("pack.") || spec.with.iter().any(|w| w.path.starts_with("pack."));
+            if packs && sweep.spec.pack.is_none() {
+                return Err(sweep.invalid(
+                    &format!("axes[{i}].path"),
+                    Some(&spec.path),
+                    format!("axis {name:?} sets a packing option, but the sweep has no `pack` section to pack"),
+                ));
+            }
             let target = match spec.path.strip_prefix("pack.") {
+                _ if spec.path.is_empty() => Target::Label,
                 Some(option) => {
-                    if sweep.spec.pack.is_none() {
-                        return Err(sweep.invalid(
-                            &format!("axes[{i}].path"),
-                            Some(&spec.path),
-                            format!("{} is a packing option, but the sweep has no `pack` section to pack", spec.path),
-                        ));
-                    }
                     check_option(option).map_err(|e| sweep.invalid(&format!("axes[{i}].path"), Some(&spec.path), e))?;
                     Target::Pack(option.to_string())
                 }
@@ -109,19 +121,20 @@ pub fn expand(sweep: &SweepFile, axes: &[Axis]) -> Result<Vec<Point>, SpecError>
     }
     Ok((0..count)
         .map(|id| {
-            let values = match sweep.spec.combine {
-                Combine::Zip => axes.iter().map(|a| a.values[id].clone()).collect(),
+            let indices: Vec<usize> = match sweep.spec.combine {
+                Combine::Zip => vec![id; axes.len()],
                 Combine::Cartesian => {
                     let mut rest = id;
-                    let mut values = vec![String::new(); axes.len()];
+                    let mut indices = vec![0; axes.len()];
                     for (k, axis) in axes.iter().enumerate().rev() {
-                        values[k] = axis.values[rest % axis.values.len()].clone();
+                        indices[k] = rest % axis.values.len();
                         rest /= axis.values.len();
                     }
-                    values
+                    indices
                 }
             };
-            Point { id, values }
+            let values = axes.iter().zip(&indices).map(|(a, &i)| a.values[i].clone()).collect();
+            Point { id, values, indices }
         })
         .collect())
 }
@@ -134,9 +147,16 @@ pub fn pack_point(sweep: &SweepFile, axes: &[Axis], point: &Point) -> PackPoint 
             options.0.insert(name.clone(), value.0.clone());
         }
     }
-    for (axis, value) in axes.iter().zip(&point.values) {
+    for ((axis, spec), (value, &index)) in
+        axes.iter().zip(&sweep.spec.axes).zip(point.values.iter().zip(&point.indices))
+    {
         if let Target::Pack(option) = &axis.target {
             options.0.insert(option.clone(), value.clone());
+        }
+        for linked in &spec.with {
+            if let Some(option) = linked.path.strip_prefix("pack.") {
+                options.0.insert(option.to_string(), linked.values[index].0.clone());
+            }
         }
     }
     options

@@ -43,7 +43,10 @@ pub struct SweepSpec {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AxisSpec {
-    /// A scenario field (`workload.in_flight`) or a packing option (`pack.rdo_lambda`).
+    /// A scenario field (`workload.in_flight`) or a packing option (`pack.rdo_lambda`);
+    /// omitted for a labelled axis, whose values are names and whose `with` fields carry
+    /// what changes (`name` is then required).
+    #[serde(default)]
     pub path: String,
     /// The column name in results.csv (default: the path).
     #[serde(default)]
@@ -51,8 +54,9 @@ pub struct AxisSpec {
     /// More scenario fields set to the same value (`slope_v` beside `slope_u`).
     #[serde(default)]
     pub also: Vec<String>,
-    /// Scenario fields that move with this axis: the i-th of their values goes with the
-    /// axis's i-th (a drive's `peak` beside its `guaranteed`). Same length as `values`.
+    /// Scenario fields or packing options that move with this axis: the i-th of their
+    /// values goes with the axis's i-th (a drive's `peak` beside its `guaranteed`). Same
+    /// length as `values`.
     #[serde(default)]
     pub with: Vec<LinkedField>,
     /// The values, written as `--set` takes them (`"4MiB"`, `"Lru"`, `40`, `None`).
@@ -286,11 +290,19 @@ impl SweepFile {
             }
         }
         for (i, axis) in s.axes.iter().enumerate() {
-            if axis.path.starts_with("pack.") && !(axis.also.is_empty() && axis.with.is_empty()) {
+            if axis.path.starts_with("pack.") && !axis.also.is_empty() {
                 return Err(self.invalid(
                     &format!("axes[{i}].also"),
                     Some(&axis.path),
-                    "a packing axis sets one option; `also` and `with` are for scenario fields",
+                    "a packing axis sets one option; `also` is for scenario fields",
+                ));
+            }
+            if axis.path.is_empty() && (axis.name.is_none() || axis.with.is_empty() || !axis.also.is_empty()) {
+                return Err(self.invalid(
+                    &format!("axes[{i}]"),
+                    axis.name.as_deref(),
+                    "an axis without a path is a labelled axis: it needs a `name`, values that are labels and \
+                     `with` fields carrying what changes (and no `also`)",
                 ));
             }
             for (j, linked) in axis.with.iter().enumerate() {
