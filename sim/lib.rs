@@ -51,7 +51,13 @@
 //! sfsim run scenarios/quickstart.ron                 # writes reports/out/quickstart/
 //! sfsim run scenarios/io/saturate.ron --set workload.in_flight=16MiB --out /tmp/s16
 //! sfsim sweep scenarios/io/saturate.ron --vary workload.in_flight=4MiB,16MiB,64MiB
+//! sfsim sweep scenarios/sweeps/seed-rdo.ron          # a sweep file: axes over scenario
+//!                                                    # fields and packing options
 //! ```
+//! A sweep ([`sweep`]) loads every point's scenario first (errors point at the axis),
+//! packs each distinct packing point once into `<out>/pack-cache`, runs the points on
+//! every core and writes `results.csv` (tidy), `sweep.csv`, `index.html`; `--shard K/N`
+//! and `sfsim merge` spread it over machines with byte-identical results.
 //! From Rust (see also `examples/run_from_rust.rs`):
 //! ```
 //! use sfsim::scenario::Scenario;

@@ -40,3 +40,18 @@ pub fn one_bc7_set_scene() -> sfsim::scene::Scene {
     })
     .unwrap()
 }
+
+/// `path` with "." dropped and ".." folded, lexically (to compare rebased paths).
+pub fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}

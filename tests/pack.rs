@@ -465,12 +465,7 @@ fn rdo_max_loss_cli_reports_and_refuses() {
             args.extend(["--format", "bc1"]);
         }
         args.extend(extra);
-        let o = pack(&args);
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{extra:?}: {stderr}");
-        for e in expected {
-            assert!(stderr.contains(e), "{extra:?}: `{e}` not in: {stderr}");
-        }
+        assert_pack_fails(&args, expected);
     }
 }
 
@@ -535,11 +530,16 @@ fn shuffle_cli_packs_images_and_dds_and_refuses_bad_values() {
     for (extra, expected) in cases {
         let mut args = vec![png, "-o", out];
         args.extend(extra);
-        let o = pack(&args);
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{extra:?}: {stderr}");
-        for e in expected {
-            assert!(stderr.contains(e), "{extra:?}: `{e}` not in: {stderr}");
-        }
+        assert_pack_fails(&args, expected);
+    }
+}
+
+/// `sfsim pack ARGS` exits 2 and its error contains every `expected` text.
+fn assert_pack_fails(args: &[&str], expected: &[&str]) {
+    let o = pack(args);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
+    for e in expected {
+        assert!(stderr.contains(e), "{args:?}: `{e}` not in: {stderr}");
     }
 }

@@ -2,7 +2,7 @@
 //! per-stream sizes, tiles verified through the functional MDU, corruption reported as
 //! mismatches, clear errors for missing or mismatched containers, determinism.
 
-use crate::common::{repo, stat};
+use crate::common::{lexical, repo, stat};
 use sfsim::content::mipgen::Image;
 use sfsim::content::pack::{pack, PackOptions};
 use sfsim::engine::{ContentConfig, ContentModel, PackedContent};
@@ -163,24 +163,9 @@ fn the_packed_scenarios_parse_and_resolve() {
         let Workload::Stream(b) = &back.workload else { unreachable!() };
         let ContentConfig::Packed(q) = &b.content else { unreachable!() };
         for (c, d) in p.containers.iter().zip(&q.containers) {
-            assert_eq!(normal(&s.base_dir.join(c)), normal(&out.join(d)), "{c:?} → {d:?}");
+            assert_eq!(lexical(&s.base_dir.join(c)), lexical(&out.join(d)), "{c:?} → {d:?}");
         }
     }
-}
-
-/// `path` with "." and ".." folded lexically.
-fn normal(path: &Path) -> std::path::PathBuf {
-    let mut out = std::path::PathBuf::new();
-    for c in path.components() {
-        match c {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// A set sharing one feedback map loads each tile as its own request with its own MDU

@@ -3,7 +3,7 @@
 //! elapsed time), its stream selections, its errors, and that a smaller-compressed packing of
 //! the same texture delivers to memory faster when the drive is the bottleneck.
 
-use crate::common::repo;
+use crate::common::{lexical, repo};
 use crate::stat_names::check_golden;
 use sfsim::content::mipgen::{mip_chain, Image};
 use sfsim::content::pack::{load_image, pack, write_set, Container, PackOptions, StreamEntry};
@@ -229,21 +229,6 @@ fn the_content_pool_scenario_parses_and_resolves_its_paths() {
     let back = Scenario::from_text(&resolved, &out.join("resolved.ron"), &[]).unwrap();
     let Workload::Pool(again) = &back.workload else { unreachable!() };
     for (a, b) in cfg.containers.iter().zip(&again.containers) {
-        assert_eq!(clean(&s.base_dir.join(a)), clean(&out.join(b)), "{a} vs {b}");
+        assert_eq!(lexical(&s.base_dir.join(a)), lexical(&out.join(b)), "{a} vs {b}");
     }
-}
-
-/// `path` with "." dropped and ".." folded (lexically).
-fn clean(path: &Path) -> std::path::PathBuf {
-    let mut out = std::path::PathBuf::new();
-    for c in path.components() {
-        match c {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
