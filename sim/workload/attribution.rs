@@ -11,7 +11,7 @@
 //! | stage (tiles.csv) | charged to |
 //! |---|---|
 //! | readback beyond `readback_frames` frames | `engine_cpu` (the feedback thread or GPU was late) |
-//! | cpu_wait, in a frame whose pass stopped on staging | `drive` when the drive was busy ≥ 90 % of the frame (staging is full because the drive is), else `staging` |
+//! | cpu_wait, in a frame whose pass stopped on staging | `drive` when the drive was busy ≥ 90 % of the frame (staging is full because the drive is), else `mdu` when every MDU unit was (staging is full of data waiting to decompress), else `staging` |
 //! | cpu_wait, pass stopped on the pool / upload cap | `pool` / `upload_cap` |
 //! | cpu_wait, pass submitted everything | `engine_cpu` (analysis, sort, earlier submissions) |
 //! | io_queue, drive | `drive` (its queue and its channel) |
@@ -22,6 +22,7 @@
 //! not a resource that runs out, so they are not charged.
 
 use crate::engine::{Bottleneck, FrameReport, TileRecord};
+use sfsim_models::mdu::JobDone;
 use sfsim_models::nvme::Transfer;
 use sfsim_models::units::Time;
 
@@ -73,8 +74,8 @@ impl Resource {
     }
 }
 
-/// A drive busy at least this share of a frame is saturated: staging that is full then is
-/// full because of the drive.
+/// A drive (or every MDU unit) busy at least this share of a frame is saturated: staging
+/// that is full then is full because of it.
 const SATURATED: f64 = 0.9;
 
 /// What [`attribute`] needs about the run.
@@ -86,6 +87,9 @@ pub struct RunShape<'a> {
     pub records: &'a [TileRecord],
     /// The drive's transfers (channel time moving bytes).
     pub transfers: &'a [Transfer],
+    /// The MDU's jobs (unit time decompressing) and its unit count.
+    pub jobs: &'a [JobDone],
+    pub mdu_units: u32,
     pub frame_period: Time,
     pub readback_frames: u32,
 }
@@ -96,9 +100,16 @@ pub fn attribute(run: &RunShape) -> Vec<Resource> {
     if n == 0 {
         return Vec::new();
     }
-    let busy = drive_busy(run);
-    let saturated: Vec<bool> =
-        busy.iter().map(|b| b.as_secs_f64() >= SATURATED * run.frame_period.as_secs_f64()).collect();
+    let period = run.frame_period.as_secs_f64();
+    let drive_saturated: Vec<bool> = busy(run.starts, run.transfers.iter().map(|t| (t.start, t.end)))
+        .iter()
+        .map(|b| b.as_secs_f64() >= SATURATED * period)
+        .collect();
+    let mdu_capacity = SATURATED * period * f64::from(run.mdu_units.max(1));
+    let mdu_saturated: Vec<bool> = busy(run.starts, run.jobs.iter().map(|j| (j.start, j.end)))
+        .iter()
+        .map(|b| b.as_secs_f64() >= mdu_capacity)
+        .collect();
     let mut charged = vec![[0u64; 9]; n];
     let nominal_readback = Time(run.frame_period.0 * u64::from(run.readback_frames));
     // A stage not left by the end of the run lasts until then.
@@ -109,7 +120,8 @@ pub fn attribute(run: &RunShape) -> Vec<Resource> {
         if let Some(a) = r.analysed {
             spread(run.starts, a, r.submitted.unwrap_or(end), |f, t| {
                 let to = match run.reports[f].bottleneck {
-                    Some(Bottleneck::Staging) if saturated[f] => Resource::Drive,
+                    Some(Bottleneck::Staging) if drive_saturated[f] => Resource::Drive,
+                    Some(Bottleneck::Staging) if mdu_saturated[f] => Resource::Mdu,
                     Some(Bottleneck::Staging) => Resource::Staging,
                     Some(Bottleneck::Pool) => Resource::Pool,
                     Some(Bottleneck::UploadCap) => Resource::UploadCap,
@@ -166,11 +178,11 @@ fn spread(starts: &[Time], from: Time, to: Time, mut add: impl FnMut(usize, u64)
     }
 }
 
-/// Channel time moving bytes in each frame.
-fn drive_busy(run: &RunShape) -> Vec<Time> {
-    let mut busy = vec![Time::ZERO; run.starts.len()];
-    for t in run.transfers {
-        spread(run.starts, t.start, t.end, |f, d| busy[f] += Time(d));
+/// Busy time in each frame of the `[start, end)` spans (summed over parallel units).
+fn busy(starts: &[Time], spans: impl Iterator<Item = (Time, Time)>) -> Vec<Time> {
+    let mut busy = vec![Time::ZERO; starts.len()];
+    for (start, end) in spans {
+        spread(starts, start, end, |f, d| busy[f] += Time(d));
     }
     busy
 }
@@ -207,6 +219,15 @@ mod tests {
     }
 
     fn run(records: &[TileRecord], stops: &[Option<Bottleneck>], transfers: &[Transfer]) -> Vec<Resource> {
+        run_with_jobs(records, stops, transfers, &[])
+    }
+
+    fn run_with_jobs(
+        records: &[TileRecord],
+        stops: &[Option<Bottleneck>],
+        transfers: &[Transfer],
+        jobs: &[JobDone],
+    ) -> Vec<Resource> {
         let starts: Vec<Time> = (0..stops.len() as u64).map(|f| Time::from_ms(10 * f)).collect();
         let reports: Vec<FrameReport> =
             stops.iter().map(|&b| FrameReport { bottleneck: b, ..FrameReport::default() }).collect();
@@ -215,6 +236,8 @@ mod tests {
             reports: &reports,
             records,
             transfers,
+            jobs,
+            mdu_units: 2,
             frame_period: Time::from_ms(10),
             readback_frames: 2,
         })
@@ -235,13 +258,25 @@ mod tests {
     }
 
     #[test]
-    fn waiting_for_staging_is_the_drives_fault_only_when_the_drive_is_saturated() {
+    fn waiting_for_staging_is_the_drives_or_the_mdus_fault_only_when_it_is_saturated() {
         // Analysed at 20, waits in Seen Tiles until 40 behind full staging.
         let r = record([0, 20, 40, 41, 42, 42]);
         let staging = Some(Bottleneck::Staging);
         assert_eq!(run(std::slice::from_ref(&r), &[staging; 4], &[])[2], Resource::Staging);
         let busy = Transfer { id: 0, start: Time::from_ms(20), end: Time::from_ms(30), bytes: 1 };
-        assert_eq!(run(&[r], &[staging; 4], &[busy])[2], Resource::Drive);
+        assert_eq!(run(std::slice::from_ref(&r), &[staging; 4], &[busy])[2], Resource::Drive);
+        // Both MDU units busy all frame (the drive idle): staging is full of data waiting
+        // to decompress. One unit busy is not saturation.
+        let job = |unit| JobDone {
+            id: 0,
+            unit,
+            start: Time::from_ms(20),
+            end: Time::from_ms(30),
+            input: sfsim_models::units::Bytes(1),
+            output: sfsim_models::units::Bytes(1),
+        };
+        assert_eq!(run_with_jobs(std::slice::from_ref(&r), &[staging; 4], &[], &[job(0), job(1)])[2], Resource::Mdu);
+        assert_eq!(run_with_jobs(&[r], &[staging; 4], &[], &[job(0)])[2], Resource::Staging);
     }
 
     #[test]

@@ -386,6 +386,8 @@ pub fn run_with(
         reports: engine.frame_reports(),
         records: engine.records(),
         transfers: &transfers,
+        jobs: &jobs,
+        mdu_units: scenario.hardware.mdu.units,
         frame_period,
         readback_frames: cfg.engine.readback_frames,
     });
