@@ -204,6 +204,7 @@ pub mod kernel;
 #[allow(dead_code)]
 pub(crate) mod kernel;
 pub mod output;
+pub mod regress;
 pub mod report;
 pub mod run;
 pub mod scenario;

@@ -20,6 +20,7 @@ mod pack;
 mod packed_engine;
 mod plot_cmd;
 mod pool;
+mod regress;
 mod scenario_errors;
 mod set_io;
 mod stat_names;

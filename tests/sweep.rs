@@ -146,7 +146,7 @@ fn bad_sweep_files_get_located_errors_before_any_run() {
         (format!("{head}    axes: [\n        (path: \"workload.in_fligh\", values: [\"4MiB\"]),\n    ],\n)"), "bad.ron:5:16: axes[0]: workload.in_fligh=4MiB"),
         (format!("{head}    axes: [\n        (path: \"workload.in_flight\", values: [\"4MiB\", \"lots\"]),\n    ],\n)"), "bad.ron:5:16: axes[0]: workload.in_flight=lots"),
         (format!("{head}    axes: [\n        (path: \"workload.in_flight\", range: (from: \"4MiB\", to: \"3ms\", steps: 3)),\n    ],\n)"), "bad.ron:5:16: axes[0].range: axis \"workload.in_flight\": from \"4MiB\" and to \"3ms\" must be"),
-        (format!("{head}    axes: [\n        (path: \"pack.rdo_lambda\", values: [40]),\n    ],\n)"), "bad.ron:5:16: axes[0].path: pack.rdo_lambda is a packing option, but the sweep has no `pack` section"),
+        (format!("{head}    axes: [\n        (path: \"pack.rdo_lambda\", values: [40]),\n    ],\n)"), "bad.ron:5:16: axes[0].path: axis \"pack.rdo_lambda\" sets a packing option, but the sweep has no `pack` section"),
         (format!("{head}    axes: [\n        (path: \"workload.in_flight\", values: [\"4MiB\"], range: (from: 1, to: 2, steps: 2)),\n    ],\n)"), "exactly one of"),
         (format!("{head}    axis: [],\n)"), "bad.ron:4:"),
         (format!("{head}    axes: [],\n)"), "0 axes; expected 1..=8"),

@@ -9,6 +9,7 @@ mod inspect;
 mod mdu;
 mod pack;
 mod plot;
+mod regress;
 mod run;
 mod sweep;
 mod view;
@@ -30,6 +31,9 @@ enum Command {
     /// Run a sweep file (axes over scenario fields and packing options) on every core, or a
     /// scenario once per value of one parameter (--vary); tables, plots and index.html.
     Sweep(sweep::SweepArgs),
+    /// Re-run the baselines (reports/baselines/*.json) and compare every stat with its
+    /// tolerance; regress.md and junit.xml; exit 2 on a regression. --update re-records.
+    Regress(regress::RegressArgs),
     /// Merge the output folders of `sfsim sweep --shard K/N` runs into what one unsharded
     /// run writes.
     Merge(sweep::MergeArgs),
@@ -71,6 +75,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run::execute(args),
         Command::Sweep(args) => sweep::execute_sweep(args),
         Command::Merge(args) => sweep::execute_merge(args),
+        Command::Regress(args) => regress::execute(args),
         Command::Plot(args) => plot::execute(args),
         Command::Camera(command) => camera::execute(command),
         Command::Frame(args) => frame::execute(args),
