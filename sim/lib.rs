@@ -57,7 +57,9 @@
 //! A sweep ([`sweep`]) loads every point's scenario first (errors point at the axis),
 //! packs each distinct packing point once into `<out>/pack-cache`, runs the points on
 //! every core and writes `results.csv` (tidy), `sweep.csv`, `index.html`; `--shard K/N`
-//! and `sfsim merge` spread it over machines with byte-identical results.
+//! and `sfsim merge` spread it over machines with byte-identical results. [`regress`]
+//! reruns the baselines in `reports/baselines/` and judges every stat against its
+//! tolerance (`sfsim regress`, JUnit XML for a title's CI; docs/regress.md).
 //! From Rust (see also `examples/run_from_rust.rs`):
 //! ```
 //! use sfsim::scenario::Scenario;

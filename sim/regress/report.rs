@@ -17,11 +17,15 @@ fn tolerance_text(t: &Tolerance) -> String {
         Better::Lower => "lower is better",
         Better::Higher => "higher is better",
     };
-    match (t.relative, t.absolute) {
-        (r, a) if r == 0.0 && a == 0.0 => way.to_string(),
-        (r, a) if a == 0.0 => format!("{way}, ±{}%", format_value(100.0 * r)),
-        (r, a) if r == 0.0 => format!("{way}, ±{}", format_value(a)),
-        (r, a) => format!("{way}, ±{}% + {}", format_value(100.0 * r), format_value(a)),
+    let (r, a) = (t.relative, t.absolute);
+    if r == 0.0 && a == 0.0 {
+        way.to_string()
+    } else if a == 0.0 {
+        format!("{way}, ±{}%", format_value(100.0 * r))
+    } else if r == 0.0 {
+        format!("{way}, ±{}", format_value(a))
+    } else {
+        format!("{way}, ±{}% + {}", format_value(100.0 * r), format_value(a))
     }
 }
 
