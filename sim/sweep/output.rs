@@ -288,7 +288,12 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> anyhow::Result<()> {
     }
     for (id, dir) in owner.iter().enumerate() {
         let dir = dir.expect("every point has a shard");
-        copy_dir(&dir.join(POINTS).join(format!("{id:04}")), &out.join(POINTS).join(format!("{id:04}")))?;
+        let (from, to) = (dir.join(POINTS).join(format!("{id:04}")), out.join(POINTS).join(format!("{id:04}")));
+        copy_dir(&from, &to)?;
+        // The resolved scenario names its files relative to its own folder: rebase them to
+        // the merged folder, wherever the shard ran.
+        let scenario = crate::scenario::Scenario::load(&from.join("scenario.ron"), &[])?;
+        std::fs::write(to.join("scenario.ron"), scenario.to_resolved_ron(&to))?;
     }
     for (dir, _) in &records {
         let cache = dir.join(PACK_CACHE);
