@@ -23,6 +23,7 @@ pub const OPTIONS: &[(&str, &str)] = &[
     ("tilemode", "sfs, tile64k or mip"),
     ("mipstreams", "a mip count, or None for every standard mip"),
     ("zopfli", "true or false"),
+    ("deflate", "libdeflate (level 12, the default), zlib (level 9, as XBTC) or zopfli"),
     ("bc7modes", "a hex mode mask 0x01..0xff (0x80 = mode 7 only), or None"),
     ("bc7quality", "fast, basic or slow"),
     ("rdo_lambda", "a λ ≥ 0, or None"),
@@ -64,6 +65,14 @@ pub fn options_for(point: &PackPoint, format: BcFormat, dds: bool) -> Result<Pac
                 options.mip_streams = optional(v)
                     .map(|n| n.parse::<u32>().map_err(|_| bad(name, v, "expected a mip count or None".into())))
                     .transpose()?
+            }
+            "deflate" => {
+                options.deflate = match v {
+                    "libdeflate" => Encoder::LIBDEFLATE_BEST,
+                    "zlib" => Encoder::ZLIB_BEST,
+                    "zopfli" => Encoder::ZOPFLI,
+                    _ => return Err(bad(name, v, "expected libdeflate, zlib or zopfli".into())),
+                };
             }
             "bcpack" => {
                 options.bcpack = v.parse::<bool>().map_err(|_| bad(name, v, "expected true or false".into()))?;
