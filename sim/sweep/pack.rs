@@ -374,3 +374,45 @@ pub fn total(parts: &[PackFigures]) -> PackFigures {
     }
     all
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sfsim_models::codec::bc::Bc7Modes;
+
+    fn point(pairs: &[(&str, &str)]) -> PackPoint {
+        PackPoint(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())
+    }
+
+    #[test]
+    fn every_option_reaches_the_packer_and_bad_values_name_the_option() {
+        let o = options_for(
+            &point(&[
+                ("tilemode", "mip"),
+                ("mipstreams", "2"),
+                ("deflate", "zlib"),
+                ("bcpack", "false"),
+                ("rdo_lambda", "40"),
+                ("shuffle", "auto"),
+            ]),
+            BcFormat::Bc1,
+            false,
+        )
+        .unwrap();
+        assert_eq!(
+            (o.tile_mode, o.mip_streams, o.deflate, o.bcpack),
+            (TileMode::Mip, Some(2), Encoder::ZLIB_BEST, false)
+        );
+        assert_eq!((o.rdo.map(|r| r.lambda), o.shuffle), (Some(40.0), ShuffleChoice::Auto));
+        let o = options_for(&point(&[("bc7modes", "0x80"), ("zopfli", "true")]), BcFormat::Bc7, false).unwrap();
+        assert_eq!((o.encode.bc7_modes, o.deflate), (Some(Bc7Modes::MODE_7_ONLY), Encoder::ZOPFLI));
+        let err = |pairs: &[(&str, &str)], format| options_for(&point(pairs), format, false).unwrap_err();
+        assert!(err(&[("deflate", "gzip")], BcFormat::Bc1).starts_with("pack.deflate=gzip: expected libdeflate"));
+        assert!(err(&[("bc7modes", "0x80")], BcFormat::Bc1).contains("applies to bc7 only"));
+        assert!(err(&[("rdo_lambda", "40")], BcFormat::Bc7).contains("applies to bc1, bc3, bc4 and bc5"));
+        assert!(err(&[("rdo_lambda", "40"), ("rdo_max_loss", "2dB")], BcFormat::Bc1).contains("exclusive"));
+        assert!(err(&[("shuffle", "on")], BcFormat::Bc7).contains("has no field shuffle"));
+        assert!(err(&[("tilemode", "huge")], BcFormat::Bc1).starts_with("pack.tilemode=huge"));
+        assert!(options_for(&point(&[("rdo_lambda", "40")]), BcFormat::Bc1, true).unwrap_err().contains("DDS"));
+    }
+}
