@@ -101,7 +101,7 @@ impl Plan {
                 Some(inputs) => {
                     let pack_point = points::pack_point(&sweep, &axes, &point);
                     let jobs = inputs.jobs(&pack_point).map_err(|e| point_error(&sweep, &axes, &point, e))?;
-                    if container_slot(&scenario).is_none() {
+                    if !takes_containers(&scenario) {
                         return Err(sweep.invalid(
                             "pack",
                             None,
@@ -165,12 +165,9 @@ pub fn describe(axes: &[Axis], point: &Point) -> String {
     axes.iter().zip(&point.values).map(|(a, v)| format!("{}={v}", a.name)).collect::<Vec<_>>().join(", ")
 }
 
-/// Where a workload takes container files.
-fn container_slot(scenario: &Scenario) -> Option<()> {
-    match &scenario.workload {
-        Workload::Stream(_) | Workload::Pool(_) => Some(()),
-        Workload::Io(_) | Workload::Render(_) => None,
-    }
+/// Whether a workload takes container files.
+fn takes_containers(scenario: &Scenario) -> bool {
+    matches!(scenario.workload, Workload::Stream(_) | Workload::Pool(_))
 }
 
 /// Gives `scenario` the containers (paths relative to the current folder).

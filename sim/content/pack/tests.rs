@@ -191,14 +191,7 @@ fn rdo_max_loss_refusals_and_report() {
         let e = pack(&image, &options, &|| {}).unwrap_err().to_string();
         assert!(e.contains("--rdo-max-loss") && e.contains(expected), "{e}");
     }
-    let dds = sfsim_models::texture::DdsImage {
-        format: BcFormat::Bc1,
-        width: 4,
-        height: 4,
-        mip_count: 3,
-        srgb: false,
-        mips: vec![vec![0; 8]; 3],
-    };
+    let dds = tiny_bc1_dds();
     let e = pack_dds(&dds, &rule(2.0), &|| {}).unwrap_err().to_string();
     assert!(e.contains("--rdo-max-loss") && e.contains("original texels"), "{e}");
 
@@ -287,14 +280,7 @@ fn rdo_is_refused_for_bc7_and_dds() {
     let options = PackOptions { rdo: Some(sfsim_models::codec::bc::RdoSettings::default()), ..fast(BcFormat::Bc7) };
     let e = pack(&test_image(64, 64), &options, &|| {}).unwrap_err().to_string();
     assert!(e.contains("RDO does not support Bc7"), "{e}");
-    let dds = sfsim_models::texture::DdsImage {
-        format: BcFormat::Bc1,
-        width: 4,
-        height: 4,
-        mip_count: 3,
-        srgb: false,
-        mips: vec![vec![0; 8]; 3],
-    };
+    let dds = tiny_bc1_dds();
     let options = PackOptions { rdo: Some(sfsim_models::codec::bc::RdoSettings::default()), ..fast(BcFormat::Bc1) };
     let e = pack_dds(&dds, &options, &|| {}).unwrap_err().to_string();
     assert!(e.contains("--rdo-lambda") && e.contains("original texels"), "{e}");
@@ -679,4 +665,16 @@ fn shuffle_on_bc7_is_refused_and_auto_packs_unshuffled() {
     assert_eq!("AUTO".parse::<ShuffleChoice>(), Ok(ShuffleChoice::Auto));
     let e = "maybe".parse::<ShuffleChoice>().unwrap_err();
     assert!(e.contains("`maybe`") && e.contains("off, on or auto"), "{e}");
+}
+
+/// A 4×4 BC1 DDS with its three mips (zero blocks): a DDS input for refusal tests.
+fn tiny_bc1_dds() -> sfsim_models::texture::DdsImage {
+    sfsim_models::texture::DdsImage {
+        format: BcFormat::Bc1,
+        width: 4,
+        height: 4,
+        mip_count: 3,
+        srgb: false,
+        mips: vec![vec![0; 8]; 3],
+    }
 }
