@@ -3,6 +3,7 @@
 mod bottleneck;
 mod browser;
 mod camera;
+mod catalogue;
 mod cli;
 mod codecs;
 mod common;
