@@ -91,7 +91,8 @@ pub fn execute(args: MduArgs) -> anyhow::Result<()> {
         swizzle_mode: args.swizzle as u32,
     };
     let block_bytes = args.bcpack.or(args.format).map_or(0, |f| f.block_bytes());
-    let input = sfsim::limits::read(&args.input, sfsim::limits::InputKind::Stream).with_context(|| format!("cannot read {}", args.input.display()))?;
+    let input = sfsim::limits::read(&args.input, sfsim::limits::InputKind::Stream)
+        .with_context(|| format!("cannot read {}", args.input.display()))?;
     let (source, request, destination) = if args.pack {
         let packed = pack(options, block_bytes, &input, Encoding { deflate: args.encoder })
             .with_context(|| format!("{}: cannot pack", args.input.display()))?;

@@ -32,7 +32,9 @@ pub(crate) fn write(dir: &Path, name: &str, text: &str) -> Result<PathBuf, Outpu
 pub fn prepare_dir(dir: &Path) -> Result<(), OutputError> {
     let fail = |source| OutputError::Write { path: dir.to_path_buf(), source };
     if let Some(blocker) = dir.ancestors().find(|a| a.is_file()) {
-        let what = if blocker == dir { "it is a file, not a folder".to_string() } else {
+        let what = if blocker == dir {
+            "it is a file, not a folder".to_string()
+        } else {
             format!("{} is a file, not a folder", blocker.display())
         };
         return Err(fail(std::io::Error::new(std::io::ErrorKind::AlreadyExists, what)));

@@ -245,7 +245,10 @@ mod tests {
     fn tiny_streams_with_huge_in_flight_are_refused_with_both_fields() {
         let err = load(r#"Scenario(name: "t", workload: Io((stream: Fixed("2B"), ratio: 1.0, options: (zlib: false), in_flight: "16GiB")))"#)
             .unwrap_err();
-        assert!(err.contains("workload.in_flight") && err.contains("workload.stream") && err.contains("1048576"), "{err}");
+        assert!(
+            err.contains("workload.in_flight") && err.contains("workload.stream") && err.contains("1048576"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -105,8 +105,8 @@ pub enum ScenarioError {
 impl Scenario {
     /// Reads, parses, applies overrides and validates a scenario file.
     pub fn load(file: &Path, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
-        let text =
-            crate::limits::read_to_string(file, crate::limits::InputKind::Scenario).map_err(|source| ScenarioError::Read { file: file.to_path_buf(), source })?;
+        let text = crate::limits::read_to_string(file, crate::limits::InputKind::Scenario)
+            .map_err(|source| ScenarioError::Read { file: file.to_path_buf(), source })?;
         Self::from_text(&text, file, overrides)
     }
 

@@ -107,10 +107,8 @@ fn has_prlimit() -> bool {
 #[test]
 fn every_case_fails_clearly() {
     let cases = all_cases();
-    let failures: Vec<String> = cases
-        .iter()
-        .filter_map(|case| check(case).err().map(|why| format!("case `{}`: {why}", case.name)))
-        .collect();
+    let failures: Vec<String> =
+        cases.iter().filter_map(|case| check(case).err().map(|why| format!("case `{}`: {why}", case.name))).collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n\n{}", failures.len(), cases.len(), failures.join("\n\n"));
 }
 
