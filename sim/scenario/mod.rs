@@ -8,6 +8,7 @@ mod budget;
 mod locate;
 mod overrides;
 mod paths;
+mod ron_value;
 
 use crate::workload::io::IoWorkload;
 use crate::workload::pool::PoolWorkload;
