@@ -20,6 +20,7 @@ pub struct ExportArgs {
 }
 
 pub fn execute(args: ExportArgs) -> anyhow::Result<()> {
+    sfsim::output::prepare_file(&args.output)?;
     let file = TextureFile::open(&args.input)?;
     let Some(container) = file.container() else {
         bail!("{}: not a container; expected a file `sfsim pack` wrote", file.name());

@@ -85,6 +85,7 @@ fn parse_encoder(s: &str) -> Result<Encoder, String> {
 }
 
 pub fn execute(args: MduArgs) -> anyhow::Result<()> {
+    sfsim::output::prepare_file(&args.output)?;
     let options = RequestOptions {
         zlib: args.zlib,
         bcpack_mode: args.bcpack.map_or(0, |f| BcpackMode::from_format(f) as u32),

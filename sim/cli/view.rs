@@ -19,6 +19,7 @@ pub struct ViewArgs {
 }
 
 pub fn execute(args: ViewArgs) -> anyhow::Result<()> {
+    sfsim::output::prepare_file(&args.output)?;
     let file = TextureFile::open(&args.input)?;
     let mut mip = file.mip_rgba(args.mip, ColorSpace::Srgb)?;
     if file.format() == Some(BcFormat::Bc4) {

@@ -45,6 +45,19 @@ pub fn prepare_dir(dir: &Path) -> Result<(), OutputError> {
     std::fs::remove_file(&probe).map_err(fail)
 }
 
+/// Checks, before any work, that `file` can be written: its folder is created (like
+/// [`prepare_dir`]) and `file` itself is not a folder.
+pub fn prepare_file(file: &Path) -> Result<(), OutputError> {
+    if file.is_dir() {
+        let source = std::io::Error::new(std::io::ErrorKind::AlreadyExists, "it is a folder; name a file");
+        return Err(OutputError::Write { path: file.to_path_buf(), source });
+    }
+    match file.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(dir) => prepare_dir(dir),
+        None => Ok(()),
+    }
+}
+
 /// Writes every output of a run; `stats` already holds the host figures if wanted.
 pub fn write_run(
     dir: &Path,

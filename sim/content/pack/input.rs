@@ -53,11 +53,22 @@ fn load_image_bytes(path: &Path, bytes: Vec<u8>) -> Result<Image, PackError> {
             return Err(PackError::Image { file, reason: "the file's bytes match no supported format".to_string() });
         }
         reader.set_format(image::ImageFormat::Tga);
-        let decoded = reader.decode().map_err(|e| PackError::Image { file: file.clone(), reason: e.to_string() })?;
+        let decoded = reader.decode().map_err(|e| PackError::Image { file: file.clone(), reason: decode_reason(e) })?;
         let rgba = decoded.to_rgba8();
         return Ok(Image { width: rgba.width(), height: rgba.height(), rgba: rgba.into_raw() });
     }
-    let decoded = reader.decode().map_err(|e| PackError::Image { file: file.clone(), reason: e.to_string() })?;
+    let decoded = reader.decode().map_err(|e| PackError::Image { file: file.clone(), reason: decode_reason(e) })?;
     let rgba = decoded.to_rgba8();
     Ok(Image { width: rgba.width(), height: rgba.height(), rgba: rgba.into_raw() })
+}
+
+/// The decoder's message, with sfsim's limits spelled out when they are what stopped it.
+fn decode_reason(e: image::ImageError) -> String {
+    match e {
+        image::ImageError::Limits(_) => format!(
+            "the image is larger than sfsim decodes: at most {0}×{0} texels and 2 GiB decoded",
+            crate::limits::MAX_IMAGE_SIDE
+        ),
+        other => other.to_string(),
+    }
 }
