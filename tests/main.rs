@@ -24,5 +24,6 @@ mod pool;
 mod regress;
 mod scenario_errors;
 mod set_io;
+mod soak;
 mod stat_names;
 mod sweep;
