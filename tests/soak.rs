@@ -73,12 +73,27 @@ fn an_hour_under_load_leaks_nothing() {
     let count = |s: Status| by_status.get(&format!("{s:?}")).copied().unwrap_or(0);
     let in_flight = count(Status::Loading) + count(Status::Complete);
 
-    // Records the run keeps on purpose, whose growth is not a leak.
+    // Records the run keeps on purpose, whose growth is not a leak: per frame (rows, engine
+    // reports, queue spans), per tile load (lifecycle records, latencies) and per IO and
+    // MDU job (transfers and jobs, which the bottleneck attribution and trace.json read),
+    // and each background request's latency. Vec capacities: what is really allocated.
+    let spans = engine.queue_spans();
+    let background_requests: f64 = (0..4).filter_map(|i| outcome.stats.get(&format!("background{i}.completed"))).sum();
     let records = outcome.frames.capacity() * std::mem::size_of::<stream::StreamFrame>()
+        + engine.frame_reports().len() * std::mem::size_of::<sfsim::engine::FrameReport>()
+        + (spans.mapping_calls.capacity() + spans.uploads.capacity() + spans.streaming_thread.capacity()) * 16
         + engine.records().len() * std::mem::size_of::<sfsim::engine::TileRecord>()
-        + outcome.transfers.capacity() * std::mem::size_of_val(&outcome.transfers.first())
-        + outcome.jobs.capacity() * std::mem::size_of_val(&outcome.jobs.first())
-        + (outcome.tile_latencies.capacity() + outcome.request_latencies.capacity()) * 8;
+        + outcome.transfers.capacity() * std::mem::size_of::<sfsim_models::nvme::Transfer>()
+        + outcome.jobs.capacity() * std::mem::size_of::<sfsim_models::mdu::JobDone>()
+        + (outcome.tile_latencies.capacity() + outcome.request_latencies.capacity()) * 8
+        + background_requests as usize * 2 * 8;
+    println!(
+        "soak: records: {} frames, {} tile loads, {} transfers, {} MDU jobs, {background_requests} background requests",
+        outcome.frames.len(),
+        engine.records().len(),
+        outcome.transfers.len(),
+        outcome.jobs.len()
+    );
     let at = |minute: u64| rss.iter().find(|&&(m, _)| m >= minute).map_or(0, |&(_, b)| b);
     let growth = at(60).saturating_sub(at(10));
     let mib = |b: u64| b as f64 / (1 << 20) as f64;

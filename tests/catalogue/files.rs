@@ -2,8 +2,43 @@
 
 use super::Case;
 
+/// A real 64×64 BC1 container, packed by the library, to corrupt one field at a time.
+fn container() -> Vec<u8> {
+    use sfsim::content::pack::{pack, PackOptions};
+    let rgba: Vec<u8> = (0..64 * 64).flat_map(|i: u32| [(i % 64 * 4) as u8, (i / 64 * 4) as u8, 128, 255]).collect();
+    let image = sfsim::content::mipgen::Image { width: 64, height: 64, rgba };
+    pack(&image, &PackOptions::new(sfsim_models::texture::BcFormat::Bc1), &|| {}).expect("packs").container
+}
+
+fn corrupt(at: usize, bytes: &[u8]) -> Vec<u8> {
+    let mut c = container();
+    c[at..at + bytes.len()].copy_from_slice(bytes);
+    c
+}
+
 pub fn cases() -> Vec<Case> {
+    use sfsim::content::pack::HEADER_BYTES;
+    let whole = container();
     vec![
+        Case::new("container: cut in half", &["inspect", "c.sfstex"], &["c.sfstex"])
+            .file("c.sfstex", whole[..whole.len() / 2].to_vec()),
+        Case::new("container: unknown version", &["inspect", "c.sfstex"], &["c.sfstex", "version"])
+            .file("c.sfstex", corrupt(8, &[99, 0])),
+        Case::new(
+            "container: stream offset past the end",
+            &["inspect", "c.sfstex"],
+            &["c.sfstex", "stream 0 RelativeOffset", "below"],
+        )
+        .file("c.sfstex", corrupt(HEADER_BYTES, &u64::MAX.to_le_bytes())),
+        Case::new("container: table hash wrong", &["inspect", "c.sfstex"], &["c.sfstex"])
+            .file("c.sfstex", corrupt(HEADER_BYTES + 32, &[0xAA; 8])),
+        Case::new(
+            "container: pool run over a corrupt file",
+            &["run", "s.ron"],
+            &["workload.containers[0]", "c.sfstex"],
+        )
+        .file("c.sfstex", corrupt(8, &[99, 0]))
+        .file("s.ron", r#"Scenario(name: "t", duration: "100ms", workload: Pool((containers: ["c.sfstex"])))"#),
         Case::new(
             "image: not an image",
             &["pack", "i.png", "-o", "o.sfstex"],

@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 pub struct Case {
     /// Short name, shown when the case fails.
     pub name: &'static str,
-    /// Files written into the scratch folder before the run (relative paths).
+    /// Files written into the scratch folder before the run (relative paths; `{repo}` in
+    /// a text file is replaced as in `args`).
     pub files: Vec<(&'static str, Vec<u8>)>,
     /// Arguments to `sfsim`, run in the scratch folder. `{repo}` is replaced by the
     /// repository root (for shipped scenarios and textures).
@@ -65,6 +66,11 @@ fn check(case: &Case) -> Result<(), String> {
         if let Some(parent) = full.parent() {
             std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
         }
+        // Text files may name shipped files through `{repo}` too.
+        let bytes = match std::str::from_utf8(bytes) {
+            Ok(text) if text.contains("{repo}") => text.replace("{repo}", env!("CARGO_MANIFEST_DIR")).into_bytes(),
+            _ => bytes.clone(),
+        };
         std::fs::write(&full, bytes).map_err(|e| e.to_string())?;
     }
     let repo = env!("CARGO_MANIFEST_DIR");
