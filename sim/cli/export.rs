@@ -21,6 +21,9 @@ pub struct ExportArgs {
 
 pub fn execute(args: ExportArgs) -> anyhow::Result<()> {
     let file = TextureFile::open(&args.input)?;
+    for warning in file.warnings() {
+        eprintln!("warning: {warning}");
+    }
     let Some(container) = file.container() else {
         bail!("{}: not a container; expected a file `sfsim pack` wrote", file.name());
     };

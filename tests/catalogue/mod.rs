@@ -7,6 +7,7 @@
 //! and reports every failure at once.
 
 mod cli_flags;
+mod dds;
 
 use std::io::Read;
 use std::process::{Command, Stdio};
@@ -44,6 +45,7 @@ const MEMORY_LIMIT_BYTES: u64 = 4 << 30;
 fn all_cases() -> Vec<Case> {
     let mut cases = Vec::new();
     cases.extend(cli_flags::cases());
+    cases.extend(dds::cases());
     cases
 }
 
@@ -107,10 +109,8 @@ fn has_prlimit() -> bool {
 #[test]
 fn every_case_fails_clearly() {
     let cases = all_cases();
-    let failures: Vec<String> = cases
-        .iter()
-        .filter_map(|case| check(case).err().map(|why| format!("case `{}`: {why}", case.name)))
-        .collect();
+    let failures: Vec<String> =
+        cases.iter().filter_map(|case| check(case).err().map(|why| format!("case `{}`: {why}", case.name))).collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n\n{}", failures.len(), cases.len(), failures.join("\n\n"));
 }
 

@@ -56,6 +56,8 @@ const DDS_MAGIC: &[u8] = b"DDS ";
 pub struct TextureFile {
     name: String,
     kind: Kind,
+    /// `FILE: message` lines the reader warned about (a DDS's trailing bytes…).
+    warnings: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -73,14 +75,22 @@ impl TextureFile {
         if bytes.starts_with(&super::set::SET_MAGIC) {
             return Err(InspectError::SetContainer { file: name });
         }
+        let mut warnings = Vec::new();
         let kind = if bytes.starts_with(CONTAINER_MAGIC) {
             Kind::Container(Box::new(Container::parse(&name, bytes)?))
         } else if bytes.starts_with(DDS_MAGIC) {
-            Kind::Dds(DdsImage::read(&bytes).map_err(|source| InspectError::Dds { file: name.clone(), source })?)
+            let read = DdsImage::read(&bytes).map_err(|source| InspectError::Dds { file: name.clone(), source })?;
+            warnings = read.warnings.iter().map(|w| format!("{name}: {w}")).collect();
+            Kind::Dds(read.image)
         } else {
             Kind::Image(load_image(path)?)
         };
-        Ok(TextureFile { name, kind })
+        Ok(TextureFile { name, kind, warnings })
+    }
+
+    /// What reading the file warned about, `FILE: message` each, for the caller to print.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     pub fn name(&self) -> &str {

@@ -48,12 +48,14 @@ mod set;
 mod summary;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_dds;
 
 pub use compress::{compress, shuffle_mode, CodecPath, Compressed, ShuffleChoice};
 pub use error::{ContainerError, PackError};
 pub use format::{Header, StreamEntry, ENTRY_BYTES, HEADER_BYTES, MAGIC, VERSION};
 pub use hash::fnv1a64;
-pub use input::{load_image, load_input, Input};
+pub use input::{load_image, load_input, Input, Loaded};
 pub use inspect::{compare, compare_channels, export_dds, ChannelError, Comparison, InspectError, TextureFile};
 pub use options::{parse_bc7_modes, parse_format};
 pub use packer::{encode_mips, layout_bytes, pack, pack_dds, rdo_mips, PackOptions, PackedTexture};
@@ -66,4 +68,4 @@ pub use set::{
     companion_tiles, interleave, pack_set, parse_set, placement, write_set, PackedFile, SetContainer, SetHeader, Slot,
     LAYOUT_INTERLEAVED, MEMBER_KINDS, SET_HEADER_BYTES, SET_MAGIC, SET_MEMBERS, SET_VERSION,
 };
-pub use summary::{PathTotals, Summary, Timing};
+pub use summary::{GeneratedMips, PathTotals, Summary, Timing};
