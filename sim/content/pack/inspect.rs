@@ -239,15 +239,24 @@ pub fn compare(a: &TextureFile, b: &TextureFile, level: u32, channels: usize) ->
 /// The container as a DDS file with every mip, the blocks exactly as the streams decode to
 /// (untiled to row-major), in the container's format and colour space.
 pub fn export_dds(c: &Container) -> Result<Vec<u8>, InspectError> {
+    container_dds(c)?.write().map_err(|source| InspectError::Export { file: c.name().to_string(), source })
+}
+
+/// [`export_dds`] with a legacy DX9 header ([`DdsImage::write_legacy`]: BC1–BC5, no sRGB),
+/// for readers that know no more.
+pub fn export_dds_legacy(c: &Container) -> Result<Vec<u8>, InspectError> {
+    container_dds(c)?.write_legacy().map_err(|source| InspectError::Export { file: c.name().to_string(), source })
+}
+
+fn container_dds(c: &Container) -> Result<DdsImage, InspectError> {
     let desc = c.header().desc;
     let mips = (0..c.regions().mips.len() as u32).map(|level| c.mip_blocks(level)).collect::<Result<Vec<_>, _>>()?;
-    let dds = DdsImage {
+    Ok(DdsImage {
         format: desc.format,
         width: desc.width,
         height: desc.height,
         mip_count: mips.len() as u32,
         srgb: c.header().srgb,
         mips,
-    };
-    dds.write().map_err(|source| InspectError::Export { file: c.name().to_string(), source })
+    })
 }

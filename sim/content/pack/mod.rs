@@ -56,7 +56,9 @@ pub use error::{ContainerError, PackError};
 pub use format::{Header, StreamEntry, ENTRY_BYTES, HEADER_BYTES, MAGIC, VERSION};
 pub use hash::fnv1a64;
 pub use input::{load_image, load_input, Input, Loaded};
-pub use inspect::{compare, compare_channels, export_dds, ChannelError, Comparison, InspectError, TextureFile};
+pub use inspect::{
+    compare, compare_channels, export_dds, export_dds_legacy, ChannelError, Comparison, InspectError, TextureFile,
+};
 pub use options::{parse_bc7_modes, parse_format};
 pub use packer::{encode_mips, layout_bytes, pack, pack_dds, rdo_mips, PackOptions, PackedTexture};
 pub use rdo_rule::{

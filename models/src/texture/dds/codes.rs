@@ -79,3 +79,15 @@ pub(super) fn from_fourcc(code: u32) -> Result<BcFormat, DdsError> {
         }
     })
 }
+
+/// The FourCC a DX9 header names `format` by (the ones texconv `-dx9` writes).
+pub(super) fn to_fourcc(format: BcFormat) -> Result<u32, DdsError> {
+    Ok(fourcc(match format {
+        BcFormat::Bc1 => b"DXT1",
+        BcFormat::Bc2 => b"DXT3",
+        BcFormat::Bc3 => b"DXT5",
+        BcFormat::Bc4 => b"ATI1",
+        BcFormat::Bc5 => b"ATI2",
+        BcFormat::Bc6h | BcFormat::Bc7 => return Err(DdsError::NoFourcc { format }),
+    }))
+}

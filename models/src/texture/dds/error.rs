@@ -92,6 +92,13 @@ pub enum DdsError {
         found: u64,
     },
 
+    /// Writing a DX9 (legacy) header: the format has no FourCC.
+    #[error("{format:?} has no legacy FourCC; expected BC1-BC5 for a DX9 header (BC6H and BC7 need the DX10 header)")]
+    NoFourcc {
+        /// The image's format (BC6H or BC7).
+        format: BcFormat,
+    },
+
     /// Writing: the format has no sRGB DXGI variant.
     #[error("{format:?} has no sRGB DXGI format; expected srgb = false (sRGB exists for BC1, BC2, BC3 and BC7)")]
     NoSrgb {
@@ -116,6 +123,10 @@ pub enum DdsWarning {
         /// Mips the header describes.
         mips: u32,
     },
+
+    /// `arraySize` 0 in the DX10 header (Pillow writes it), read as one texture.
+    #[error("DX10 arraySize is 0; read as 1 (one texture, not an array)")]
+    ZeroArraySize,
 
     /// `resourceDimension` 0 (unknown) in the DX10 header, read as a 2D texture because
     /// the rest of the header describes one.

@@ -12,11 +12,14 @@
 //!   PIXELFORMAT | MIPMAPCOUNT | LINEARSIZE` (0x000A_1007), `dwPitchOrLinearSize` = bytes
 //!   of mip 0, `dwCaps = TEXTURE` plus `COMPLEX | MIPMAP` when there is more than one mip,
 //!   `resourceDimension = TEXTURE2D`, `arraySize = 1`, alpha mode unknown.
+//! - [`DdsImage::write_legacy`] writes the DX9 header instead (texconv's `-dx9`: FourCC, no
+//!   DX10 header, no sRGB) for BC1–BC5, for readers that know no more.
 //! - [`DdsImage::read`] reads DDS files as other tools write them: the legacy FourCCs
 //!   `DXT1`, `DXT2`/`DXT3`, `DXT4`/`DXT5`, `ATI1`/`BC4U`, `ATI2`/`BC5U`, the `TYPELESS`
 //!   DXGI formats (read as UNORM), any mip count from 1 to the full chain (`dwMipMapCount` 0
 //!   means one mip), `resourceDimension` 0 (unknown) when the header has no depth (read as
-//!   2D), and bytes after the last mip (ignored). As the guide advises, it does not trust
+//!   2D), `arraySize` 0 (as Pillow writes it; read as 1) and bytes after the last mip
+//!   (ignored). As the guide advises, it does not trust
 //!   `dwFlags` or `dwPitchOrLinearSize` (writers get them wrong). What it accepts but a
 //!   strict reader would not comes back as a [`DdsWarning`] in [`DdsRead`], for the caller
 //!   to print. Cube maps, volumes, arrays, signed formats (BC4/BC5 SNORM, BC6H SF16),
@@ -97,5 +100,12 @@ impl DdsImage {
     /// Serialises as a DX10 DDS file (see the module docs for the exact header fields).
     pub fn write(&self) -> Result<Vec<u8>, DdsError> {
         write::write(self)
+    }
+
+    /// Serialises with a legacy DX9 header (FourCC `DXT1`, `DXT3`, `DXT5`, `ATI1`, `ATI2`;
+    /// texconv's `-dx9`) for readers that know no DX10 header or no `_SRGB` BC1–BC3 format
+    /// (Pillow 13). The header cannot say sRGB, so `srgb` is dropped; BC6H and BC7 are refused.
+    pub fn write_legacy(&self) -> Result<Vec<u8>, DdsError> {
+        write::write_legacy(self)
     }
 }

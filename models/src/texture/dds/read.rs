@@ -53,12 +53,10 @@ pub(super) fn read(file: &[u8]) -> Result<DdsRead, DdsError> {
             return Err(unsupported("cube map (miscFlag has TEXTURECUBE)", "a 2D texture"));
         }
         let array_size = at(140);
+        // Pillow (13.0) writes 0 here for every DDS it saves; DirectXTex would refuse it, but
+        // with no other slice count in the header it can only mean one texture.
         if array_size == 0 {
-            return Err(DdsError::Field {
-                field: "arraySize",
-                found: 0,
-                expected: "1 (0 slices is no texture; arrays are not supported)",
-            });
+            warnings.push(DdsWarning::ZeroArraySize);
         }
         if array_size > 1 {
             return Err(unsupported(&format!("texture array (arraySize {array_size})"), "arraySize 1"));

@@ -1,6 +1,7 @@
-//! Writing a DDS file: the DX10 header with the field values texconv writes.
+//! Writing a DDS file: the DX10 header with the field values texconv writes, or (for readers
+//! that know only DX9 files) the legacy FourCC header texconv's `-dx9` writes.
 
-use super::codes::{fourcc, to_dxgi};
+use super::codes::{fourcc, to_dxgi, to_fourcc};
 use super::layout::*;
 use super::{DdsError, DdsImage};
 use crate::texture::MAX_DIMENSION;
@@ -49,5 +50,16 @@ pub(super) fn write(image: &DdsImage) -> Result<Vec<u8>, DdsError> {
     for mip in &image.mips {
         out.extend_from_slice(mip);
     }
+    Ok(out)
+}
+
+/// The same file with a legacy FourCC in place of the DX10 header: `DXT1`, `DXT3`, `DXT5`,
+/// `ATI1`, `ATI2`. It cannot say sRGB (readers take the data as UNORM), and BC6H / BC7 have
+/// no FourCC.
+pub(super) fn write_legacy(image: &DdsImage) -> Result<Vec<u8>, DdsError> {
+    let code = to_fourcc(image.format)?;
+    let mut out = write(&DdsImage { srgb: false, ..image.clone() })?;
+    out[84..88].copy_from_slice(&code.to_le_bytes());
+    out.drain(BASE_BYTES..BASE_BYTES + DX10_BYTES);
     Ok(out)
 }
