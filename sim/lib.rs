@@ -205,6 +205,7 @@ pub mod kernel;
 #[cfg(not(feature = "bench"))]
 #[allow(dead_code)]
 pub(crate) mod kernel;
+pub mod limits;
 pub mod output;
 pub mod regress;
 pub mod report;

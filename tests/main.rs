@@ -25,5 +25,6 @@ mod pool;
 mod regress;
 mod scenario_errors;
 mod set_io;
+mod soak;
 mod stat_names;
 mod sweep;

@@ -226,7 +226,8 @@ impl Time {
     }
     /// `self * num / den`, exact integer math, rounded down.
     pub fn mul_div(self, num: u64, den: u64) -> Time {
-        Time((u128::from(self.0) * u128::from(num) / u128::from(den)) as u64)
+        let exact = u128::from(self.0) * u128::from(num) / u128::from(den.max(1));
+        Time(u64::try_from(exact).unwrap_or(u64::MAX))
     }
     /// Parses a duration with a unit: `"250ms"`, `"16.7ms"`, `"1.5us"`; units ps, ns, us
     /// (or µs), ms, s, min. The value must be a whole number of picoseconds.
@@ -251,15 +252,18 @@ impl fmt::Display for Time {
     }
 }
 
+/// Saturates at [`Time::MAX`], never wraps: a time past the end of every run (1 h at most,
+/// 0.02 % of `Time::MAX`) is "never", so a 1 B/s drive's transfer that would end after
+/// `Time::MAX` simply does not end within the run instead of wrapping to the past.
 impl Add for Time {
     type Output = Time;
     fn add(self, rhs: Time) -> Time {
-        Time(self.0 + rhs.0)
+        Time(self.0.saturating_add(rhs.0))
     }
 }
 impl AddAssign for Time {
     fn add_assign(&mut self, rhs: Time) {
-        self.0 += rhs.0;
+        *self = *self + rhs;
     }
 }
 impl Sub for Time {
@@ -344,15 +348,16 @@ impl fmt::Display for Bytes {
     }
 }
 
+/// Saturates, never wraps (16 EiB is past every cap sfsim checks).
 impl Add for Bytes {
     type Output = Bytes;
     fn add(self, rhs: Bytes) -> Bytes {
-        Bytes(self.0 + rhs.0)
+        Bytes(self.0.saturating_add(rhs.0))
     }
 }
 impl AddAssign for Bytes {
     fn add_assign(&mut self, rhs: Bytes) {
-        self.0 += rhs.0;
+        *self = *self + rhs;
     }
 }
 impl Sub for Bytes {
@@ -528,5 +533,24 @@ mod tests {
             let _ = Bytes::parse(&s);
             let _ = Rate::parse(&s);
         }
+    }
+}
+
+#[cfg(test)]
+mod saturation_tests {
+    use super::*;
+
+    #[test]
+    fn time_and_bytes_saturate_instead_of_wrapping() {
+        assert_eq!(Time::MAX + Time(1), Time::MAX);
+        let mut t = Time(u64::MAX - 1);
+        t += Time::from_secs(1);
+        assert_eq!(t, Time::MAX);
+        assert_eq!(Bytes(u64::MAX) + Bytes(5), Bytes(u64::MAX));
+        assert_eq!(Time::MAX.mul_div(3, 1), Time::MAX);
+        // A 1 B/s drive's 64 KiB read ends 65536 s later: far past any run, not wrapped.
+        let end = Time::from_secs(1) + Rate::bytes_per_sec(1).time_for(Bytes::kib(64));
+        assert_eq!(end, Time::from_secs(65_537));
+        assert_eq!(Time::from_secs(1) + Rate::bytes_per_sec(0).time_for(Bytes(1)), Time::MAX);
     }
 }

@@ -73,8 +73,8 @@ pub struct RecordedPath {
 impl RecordedPath {
     /// Reads a recorded CSV file.
     pub fn load(file: &Path) -> Result<RecordedPath, CameraError> {
-        let text =
-            std::fs::read_to_string(file).map_err(|source| CameraError::Read { file: file.to_path_buf(), source })?;
+        let text = crate::limits::read_to_string(file, crate::limits::InputKind::CameraPath)
+            .map_err(|source| CameraError::Read { file: file.to_path_buf(), source })?;
         Self::from_text(&text, file)
     }
 

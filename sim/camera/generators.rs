@@ -166,8 +166,8 @@ enum Built {
 impl Generator {
     /// Reads a generator RON file (`*.gen.ron`), with `file:line:col` errors.
     pub fn load(file: &Path) -> Result<Generator, CameraError> {
-        let text =
-            std::fs::read_to_string(file).map_err(|source| CameraError::Read { file: file.to_path_buf(), source })?;
+        let text = crate::limits::read_to_string(file, crate::limits::InputKind::CameraPath)
+            .map_err(|source| CameraError::Read { file: file.to_path_buf(), source })?;
         Self::from_text(&text, file)
     }
 

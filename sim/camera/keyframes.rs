@@ -100,8 +100,8 @@ struct Issue {
 impl KeyframePath {
     /// Reads and validates a keyframe RON file.
     pub fn load(file: &Path) -> Result<KeyframePath, CameraError> {
-        let text =
-            std::fs::read_to_string(file).map_err(|source| CameraError::Read { file: file.to_path_buf(), source })?;
+        let text = crate::limits::read_to_string(file, crate::limits::InputKind::CameraPath)
+            .map_err(|source| CameraError::Read { file: file.to_path_buf(), source })?;
         Self::from_text(&text, file)
     }
 

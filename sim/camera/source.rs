@@ -120,8 +120,8 @@ pub fn open_file(
 
 /// Tries a RON file as keyframes, then as a generator.
 fn guess_ron(file: &Path) -> Result<(SourceKind, Box<dyn CameraPath>), CameraError> {
-    let text =
-        std::fs::read_to_string(file).map_err(|source| CameraError::Read { file: file.to_path_buf(), source })?;
+    let text = crate::limits::read_to_string(file, crate::limits::InputKind::CameraPath)
+        .map_err(|source| CameraError::Read { file: file.to_path_buf(), source })?;
     let keyframes = match KeyframePath::from_text(&text, file) {
         Ok(k) => return Ok((SourceKind::Keyframes, Box::new(k))),
         Err(e) => e,

@@ -51,8 +51,8 @@ pub struct TumPath {
 impl TumPath {
     /// Reads a TUM file; every pose gets `fov_y_deg` (degrees).
     pub fn load(file: &Path, fov_y_deg: f64) -> Result<TumPath, CameraError> {
-        let text =
-            std::fs::read_to_string(file).map_err(|source| CameraError::Read { file: file.to_path_buf(), source })?;
+        let text = crate::limits::read_to_string(file, crate::limits::InputKind::CameraPath)
+            .map_err(|source| CameraError::Read { file: file.to_path_buf(), source })?;
         Self::from_text(&text, file, fov_y_deg)
     }
 

@@ -105,15 +105,35 @@ pub fn execute(command: CameraCommand) -> anyhow::Result<()> {
     }
 }
 
-fn open(args: &InputArgs) -> Result<(SourceKind, Box<dyn CameraPath>), CameraError> {
-    open_file(&args.input, args.kind.map(SourceKind::from), args.tum_fov, args.fps)
+/// The most frames `record` writes: an hour at the scenario schema's top frame rate, 1000 fps.
+const MAX_RECORD_FRAMES: u64 = 3_600_000;
+/// The most frames `show` prints.
+const MAX_SHOW_FRAMES: u64 = 1_000_000;
+
+fn check_input(args: &InputArgs) -> anyhow::Result<()> {
+    if !(args.fps.is_finite() && args.fps > 0.0 && args.fps <= 1000.0) {
+        anyhow::bail!("--fps {} is out of range; expected a frame rate in (0, 1000] frames per second", args.fps);
+    }
+    if !(args.tum_fov.is_finite() && args.tum_fov > 0.0 && args.tum_fov < 180.0) {
+        anyhow::bail!("--tum-fov {} is out of range; expected (0, 180) degrees", args.tum_fov);
+    }
+    Ok(())
+}
+
+fn open(args: &InputArgs) -> anyhow::Result<(SourceKind, Box<dyn CameraPath>)> {
+    check_input(args)?;
+    Ok(open_file(&args.input, args.kind.map(SourceKind::from), args.tum_fov, args.fps)?)
 }
 
 fn execute_record(args: RecordArgs) -> anyhow::Result<()> {
+    sfsim::output::prepare_file(&args.out)?;
     let (kind, path) = open(&args.input)?;
     let fps = args.input.fps;
     let frames = match args.frames.or_else(|| frames_to_cover(path.as_ref(), fps)) {
-        Some(0) => anyhow::bail!("--frames 0: expected at least one frame"),
+        Some(n) if !(1..=MAX_RECORD_FRAMES).contains(&n) => anyhow::bail!(
+            "--frames {n} is out of range; expected 1..={MAX_RECORD_FRAMES} (an hour at 1000 fps){}",
+            if args.frames.is_none() { " (the path's own length at --fps)" } else { "" }
+        ),
         Some(n) => n,
         None => anyhow::bail!(
             "{}: a {kind:?} path never ends; give the number of frames with --frames N",
@@ -156,6 +176,9 @@ fn write_output(out: &Path, format: Format, path: &dyn CameraPath, frames: u64, 
 }
 
 fn execute_show(args: ShowArgs) -> anyhow::Result<()> {
+    if !(1..=MAX_SHOW_FRAMES).contains(&args.frames) {
+        anyhow::bail!("--frames {} is out of range; expected 1..={MAX_SHOW_FRAMES}", args.frames);
+    }
     let (kind, path) = open(&args.input)?;
     let fps = args.input.fps;
     let mut out = std::io::stdout().lock();

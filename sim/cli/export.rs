@@ -26,6 +26,7 @@ pub struct ExportArgs {
 }
 
 pub fn execute(args: ExportArgs) -> anyhow::Result<()> {
+    sfsim::output::prepare_file(&args.output)?;
     let file = TextureFile::open(&args.input)?;
     for warning in file.warnings() {
         eprintln!("warning: {warning}");

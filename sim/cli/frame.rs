@@ -19,8 +19,8 @@ pub struct FrameArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// How many textures get feedback and MinMip map pictures (the most requested first).
-    #[arg(long, default_value_t = 4)]
-    pub textures: usize,
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub textures: u16,
 }
 
 pub fn execute(args: FrameArgs) -> anyhow::Result<()> {
@@ -39,7 +39,7 @@ pub fn execute(args: FrameArgs) -> anyhow::Result<()> {
         );
     }
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("reports/out").join(&scenario.name).join("frames"));
-    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    sfsim::output::prepare_dir(&out)?;
     let scene = Scene::build(&cfg.scene).map_err(|e| e.within("workload.scene"))?;
     let path = cfg.camera.open(&scenario.base_dir, f64::from(cfg.frame_rate)).context("workload.camera")?;
     let camera = ray_camera(path.as_ref(), cfg, args.frame);
@@ -61,7 +61,7 @@ pub fn execute(args: FrameArgs) -> anyhow::Result<()> {
     let mut ranked: Vec<(usize, u32)> =
         (0..scene.textures.len() as u32).map(|t| (renderer.requested_texels(t), t)).filter(|(n, _)| *n > 0).collect();
     ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    for &(_, texture) in ranked.iter().take(args.textures) {
+    for &(_, texture) in ranked.iter().take(usize::from(args.textures)) {
         written.extend(write_maps(&out, &prefix, &renderer, texture)?);
     }
     println!(

@@ -85,13 +85,15 @@ fn parse_encoder(s: &str) -> Result<Encoder, String> {
 }
 
 pub fn execute(args: MduArgs) -> anyhow::Result<()> {
+    sfsim::output::prepare_file(&args.output)?;
     let options = RequestOptions {
         zlib: args.zlib,
         bcpack_mode: args.bcpack.map_or(0, |f| BcpackMode::from_format(f) as u32),
         swizzle_mode: args.swizzle as u32,
     };
     let block_bytes = args.bcpack.or(args.format).map_or(0, |f| f.block_bytes());
-    let input = std::fs::read(&args.input).with_context(|| format!("cannot read {}", args.input.display()))?;
+    let input = sfsim::limits::read(&args.input, sfsim::limits::InputKind::Stream)
+        .with_context(|| format!("cannot read {}", args.input.display()))?;
     let (source, request, destination) = if args.pack {
         let packed = pack(options, block_bytes, &input, Encoding { deflate: args.encoder })
             .with_context(|| format!("{}: cannot pack", args.input.display()))?;

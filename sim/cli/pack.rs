@@ -101,6 +101,7 @@ fn parse_tile_mode(s: &str) -> Result<TileMode, String> {
 }
 
 pub fn execute(args: PackArgs) -> anyhow::Result<()> {
+    sfsim::output::prepare_file(&args.output)?;
     let formats = args.format.as_ref().map(|f| f.0.clone());
     let Some(set) = &args.set else {
         let Some(input) = &args.input else { bail!("an input file or --set DIFFUSE NORMAL SPECULAR is required") };

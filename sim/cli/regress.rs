@@ -30,6 +30,7 @@ pub fn execute(args: RegressArgs) -> anyhow::Result<()> {
     if args.update && !args.set.is_empty() {
         bail!("--update records the baselines as configured; it does not take --set what-ifs");
     }
+    sfsim::output::prepare_dir(&args.out)?;
     let options = Options { only: args.only, update: args.update, set: args.set, out: args.out.clone() };
     let outcomes = check(&args.baselines, &options, &mut |name| eprintln!("regress: running {name}"))?;
     let md = report::markdown(&outcomes);

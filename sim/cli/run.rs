@@ -63,6 +63,7 @@ impl Progress {
 pub fn execute(args: RunArgs) -> anyhow::Result<()> {
     let scenario = Scenario::load(&args.file, &args.set)?;
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("reports/out").join(&scenario.name));
+    sfsim::output::prepare_dir(&out)?;
     let mut progress = Progress::new(args.quiet);
     let result =
         run(&scenario, RunOptions { host_stats: !args.no_host_stats }, &mut |now, end| progress.update(now, end))

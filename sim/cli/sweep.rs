@@ -9,6 +9,9 @@ use sfsim::sweep::{execute, output, Plan, Settings};
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+/// More threads than this is a typo, not a machine.
+const MAX_JOBS: usize = 1024;
+
 #[derive(clap::Args)]
 pub struct SweepArgs {
     /// A sweep file (.ron, `Sweep(...)`, see scenarios/sweeps/), or with --vary a scenario.
@@ -93,6 +96,11 @@ pub fn execute_sweep(args: SweepArgs) -> anyhow::Result<()> {
         Some(vary) => vary_sweep(&args, vary)?,
         None => SweepFile::load(&args.file)?,
     };
+    let jobs = match args.jobs {
+        Some(n) if !(1..=MAX_JOBS).contains(&n) => bail!("--jobs {n} is out of range; expected 1..={MAX_JOBS}"),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
     let plan = Plan::new(sweep)?;
     if args.list {
         let names: Vec<String> = plan.axes.iter().map(|a| a.name.clone()).collect();
@@ -108,11 +116,6 @@ pub fn execute_sweep(args: SweepArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("reports/out").join(&plan.sweep.spec.name));
-    let jobs = match args.jobs {
-        Some(0) => bail!("--jobs 0: expected at least 1"),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
     let bar = ProgressBar::new(plan.points.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{spinner} {msg} {pos}/{len} [{bar:30}] {elapsed}")
@@ -128,6 +131,7 @@ pub fn execute_sweep(args: SweepArgs) -> anyhow::Result<()> {
         }
         bar.set_position(done as u64);
     };
+    sfsim::output::prepare_dir(&out)?;
     let settings = Settings { out: out.clone(), jobs, shard: args.shard };
     let done = execute(&plan, &settings, &progress)?;
     bar.finish_and_clear();
@@ -146,6 +150,7 @@ pub fn execute_sweep(args: SweepArgs) -> anyhow::Result<()> {
 }
 
 pub fn execute_merge(args: MergeArgs) -> anyhow::Result<()> {
+    sfsim::output::prepare_dir(&args.out)?;
     output::merge(&args.shards, &args.out)?;
     print_table(&args.out.join("sweep.csv"))?;
     eprintln!("merged {} shards into {}", args.shards.len(), args.out.display());

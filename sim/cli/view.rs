@@ -19,6 +19,7 @@ pub struct ViewArgs {
 }
 
 pub fn execute(args: ViewArgs) -> anyhow::Result<()> {
+    sfsim::output::prepare_file(&args.output)?;
     let file = TextureFile::open(&args.input)?;
     for warning in file.warnings() {
         eprintln!("warning: {warning}");

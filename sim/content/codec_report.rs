@@ -108,9 +108,9 @@ pub fn texture_files(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
 pub fn tiles_of(files: &[PathBuf], variant: &Variant) -> anyhow::Result<Vec<Vec<u8>>> {
     let mut tiles = Vec::new();
     for file in files {
-        let image = image::open(file).with_context(|| format!("{}: not a readable image", file.display()))?.to_rgba8();
-        let (w, h) = image.dimensions();
-        let blocks = encode_surface(variant.format, w, h, image.as_raw(), &variant.settings)
+        let image = crate::content::pack::load_image(file)?;
+        let (w, h) = (image.width, image.height);
+        let blocks = encode_surface(variant.format, w, h, &image.rgba, &variant.settings)
             .with_context(|| format!("{}: cannot encode as {}", file.display(), variant.name))?;
         tiles.extend(surface_to_tiles(variant.format, w, h, &blocks).with_context(|| file.display().to_string())?);
     }
@@ -236,9 +236,9 @@ pub fn stream_size_point(blocks: &[u8], row_blocks: u32, variant: &Variant, stre
 /// The stream-size curve of one texture: BC-encode its mip 0 as `variant`, then
 /// [`stream_size_point`] for each size.
 pub fn stream_size_curve(file: &Path, variant: &Variant, sizes: &[usize]) -> anyhow::Result<Vec<(usize, f64, f64)>> {
-    let image = image::open(file).with_context(|| format!("{}: not a readable image", file.display()))?.to_rgba8();
-    let (w, h) = image.dimensions();
-    let blocks = encode_surface(variant.format, w, h, image.as_raw(), &variant.settings)
+    let image = crate::content::pack::load_image(file)?;
+    let (w, h) = (image.width, image.height);
+    let blocks = encode_surface(variant.format, w, h, &image.rgba, &variant.settings)
         .with_context(|| format!("{}: cannot encode as {}", file.display(), variant.name))?;
     let row_blocks = w.div_ceil(4);
     Ok(sizes

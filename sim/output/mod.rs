@@ -26,6 +26,38 @@ pub(crate) fn write(dir: &Path, name: &str, text: &str) -> Result<PathBuf, Outpu
     Ok(path)
 }
 
+/// Creates `dir` (and its parents) and proves it writable by writing and removing a probe
+/// file, so that a run whose outputs cannot be written fails before it starts, not after.
+/// Errors say what is in the way: a file where a folder should be, or no permission.
+pub fn prepare_dir(dir: &Path) -> Result<(), OutputError> {
+    let fail = |source| OutputError::Write { path: dir.to_path_buf(), source };
+    if let Some(blocker) = dir.ancestors().find(|a| a.is_file()) {
+        let what = if blocker == dir {
+            "it is a file, not a folder".to_string()
+        } else {
+            format!("{} is a file, not a folder", blocker.display())
+        };
+        return Err(fail(std::io::Error::new(std::io::ErrorKind::AlreadyExists, what)));
+    }
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let probe = dir.join(".sfsim-write-check");
+    std::fs::write(&probe, b"").map_err(fail)?;
+    std::fs::remove_file(&probe).map_err(fail)
+}
+
+/// Checks, before any work, that `file` can be written: its folder is created (like
+/// [`prepare_dir`]) and `file` itself is not a folder.
+pub fn prepare_file(file: &Path) -> Result<(), OutputError> {
+    if file.is_dir() {
+        let source = std::io::Error::new(std::io::ErrorKind::AlreadyExists, "it is a folder; name a file");
+        return Err(OutputError::Write { path: file.to_path_buf(), source });
+    }
+    match file.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(dir) => prepare_dir(dir),
+        None => Ok(()),
+    }
+}
+
 /// Writes every output of a run; `stats` already holds the host figures if wanted.
 pub fn write_run(
     dir: &Path,
@@ -33,7 +65,7 @@ pub fn write_run(
     outcome: &Outcome,
     stats: &StatSet,
 ) -> Result<Vec<PathBuf>, OutputError> {
-    std::fs::create_dir_all(dir).map_err(|source| OutputError::Write { path: dir.to_path_buf(), source })?;
+    prepare_dir(dir)?;
     match outcome {
         Outcome::Io(o) => write_io_run(dir, scenario, o, stats),
         Outcome::Render(o) => write_render_run(dir, scenario, o, stats),

@@ -73,7 +73,7 @@ impl Baseline {
         if size > MAX_BASELINE_BYTES {
             return Err(invalid(format!("{size} bytes; baselines over {MAX_BASELINE_BYTES} bytes are refused")));
         }
-        let text = std::fs::read_to_string(file).map_err(read)?;
+        let text = crate::limits::read_to_string(file, crate::limits::InputKind::Stats).map_err(read)?;
         let b: Baseline = serde_json::from_str(&text)
             .map_err(|e| invalid(format!("line {} column {}: {e}", e.line(), e.column())))?;
         match (&b.scenario, &b.sweep) {
@@ -170,7 +170,7 @@ pub fn measure(file: &Path, b: &Baseline, extra: &[Override], out: &Path) -> any
     let mut stats = BTreeMap::new();
     for p in &plan.points {
         let dir = out.join(sweep::output::POINTS).join(p.point.dir_name());
-        let text = std::fs::read_to_string(dir.join("stats.json"))?;
+        let text = crate::limits::read_to_string(&dir.join("stats.json"), crate::limits::InputKind::Stats)?;
         for (name, value) in stats_of_json(&text) {
             stats.insert(format!("{}:{name}", p.point.dir_name()), value);
         }

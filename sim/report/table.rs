@@ -63,7 +63,7 @@ pub fn read_csv(path: &Path) -> Result<Table, TableError> {
     if size > MAX_CSV_BYTES {
         return Err(TableError::TooLarge { path: path.to_path_buf(), size, limit: MAX_CSV_BYTES });
     }
-    let bytes = std::fs::read(path).map_err(io)?;
+    let bytes = crate::limits::read(path, crate::limits::InputKind::Table).map_err(io)?;
     let text = String::from_utf8(bytes).map_err(|e| TableError::Invalid(format!("not UTF-8 text: {e}")))?;
     parse_csv(&text)
 }

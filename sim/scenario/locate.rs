@@ -7,9 +7,18 @@ pub(crate) fn field_position(text: &str, path: &str) -> Option<(usize, usize)> {
     let mut from = 0;
     let mut found = None;
     for segment in path.split('.') {
-        let at = find_key(text, segment, from)?;
+        // `objects[2]`: the key, then the third element of the list written after it.
+        let (key, index) = match segment.split_once('[') {
+            Some((key, rest)) => (key, rest.strip_suffix(']').and_then(|i| i.parse::<usize>().ok())),
+            None => (segment, None),
+        };
+        let at = find_key(text, key, from)?;
         found = Some(at);
-        from = at + segment.len();
+        from = at + key.len();
+        if let Some(index) = index {
+            from = list_element(text, from, index)?;
+            found = Some(from);
+        }
     }
     found.map(|offset| line_col(text, offset))
 }
@@ -27,6 +36,33 @@ fn find_key(text: &str, key: &str, from: usize) -> Option<usize> {
             return Some(at);
         }
         search = at + key.len();
+    }
+    None
+}
+
+/// Offset of element `index` of the first `[...]` list at or after `from`.
+fn list_element(text: &str, from: usize, index: usize) -> Option<usize> {
+    let open = from + text.get(from..)?.find('[')?;
+    let (mut depth, mut commas, mut in_string) = (0usize, 0usize, false);
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate().skip(open) {
+        if in_string {
+            in_string = b != b'"' || bytes[i - 1] == b'\\';
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'(' | b'{' => depth += 1,
+            b']' | b')' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return None;
+                }
+            }
+            b',' if depth == 1 => commas += 1,
+            _ if depth == 1 && commas == index && !b.is_ascii_whitespace() && i > open => return Some(i),
+            _ => {}
+        }
     }
     None
 }
@@ -59,5 +95,13 @@ mod tests {
         let text = "S(\n  // queue_depth: 3\n  a: (queue_depth: 1),\n  hardware: (nvme: (queue_depth: 0)),\n)";
         assert_eq!(field_position(text, "hardware.nvme.queue_depth"), Some((4, 21)));
         assert_eq!(field_position(text, "hardware.mdu.units"), None);
+    }
+
+    #[test]
+    fn finds_keys_inside_list_elements() {
+        let text = "S(\n  objects: [\n    A(radius: 1.0),\n    B(x: \"a,b\", radius: -1.0),\n  ],\n)";
+        assert_eq!(field_position(text, "objects[1].radius"), Some((4, 17)));
+        assert_eq!(field_position(text, "objects[0].radius"), Some((3, 7)));
+        assert_eq!(field_position(text, "objects[5].radius"), None);
     }
 }

@@ -4,9 +4,11 @@
 //! Every field has a default (the SPEC value), so a scenario names only what it changes;
 //! `resolved.ron` in a run's output shows everything.
 
+mod budget;
 mod locate;
 mod overrides;
 mod paths;
+mod ron_value;
 
 use crate::workload::io::IoWorkload;
 use crate::workload::pool::PoolWorkload;
@@ -17,6 +19,7 @@ use sfsim_models::units::Time;
 use sfsim_models::ConfigError;
 use std::path::{Path, PathBuf};
 
+pub use budget::check as check_budget;
 pub(crate) use locate::field_position;
 pub use overrides::Override;
 pub(crate) use paths::rebase;
@@ -43,6 +46,25 @@ pub struct Scenario {
     /// Folder of the scenario file: relative paths inside it (camera files) start here.
     #[serde(skip)]
     pub base_dir: PathBuf,
+}
+
+/// The longest scenario name: it becomes a folder name, and file systems cap those at 255.
+pub const MAX_NAME_LEN: usize = 100;
+
+/// A scenario's name names its output folder (`reports/out/<name>/`), so it must be one
+/// plain path component: no separators, not `.` or `..`, not hidden, not too long.
+pub fn check_name(name: &str) -> Result<(), ConfigError> {
+    let plain = name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+    if name.is_empty() || !plain || name.starts_with('.') || name.len() > MAX_NAME_LEN {
+        return Err(ConfigError::new(
+            "name",
+            format!(
+                "{name:?} is not a valid name: it names the output folder, so it must be 1..={MAX_NAME_LEN} \
+                 letters, digits, '-', '_' or '.', not starting with '.'"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn default_seed() -> u64 {
@@ -84,8 +106,8 @@ pub enum ScenarioError {
 impl Scenario {
     /// Reads, parses, applies overrides and validates a scenario file.
     pub fn load(file: &Path, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
-        let text =
-            std::fs::read_to_string(file).map_err(|source| ScenarioError::Read { file: file.to_path_buf(), source })?;
+        let text = crate::limits::read_to_string(file, crate::limits::InputKind::Scenario)
+            .map_err(|source| ScenarioError::Read { file: file.to_path_buf(), source })?;
         Self::from_text(&text, file, overrides)
     }
 
@@ -122,15 +144,7 @@ impl Scenario {
 
     /// Range checks of every section; the error's field is a dotted path.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if self.name.is_empty() || !self.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
-            return Err(ConfigError::new(
-                "name",
-                format!(
-                    "{:?} must be non-empty and use only letters, digits, '-', '_' or '.' (it names the output folder)",
-                    self.name
-                ),
-            ));
-        }
+        check_name(&self.name)?;
         if self.duration < Time::from_ms(1) || self.duration > Time::from_secs(3600) {
             return Err(ConfigError::new("duration", format!("{} is out of range; expected 1ms..=1h", self.duration)));
         }
@@ -154,7 +168,8 @@ impl Scenario {
             Workload::Render(render) => render.validate().map_err(|e| e.within("workload")),
             Workload::Stream(stream) => stream.validate().map_err(|e| e.within("workload")),
             Workload::Pool(pool) => pool.validate().map_err(|e| e.within("workload")),
-        }
+        }?;
+        budget::check(self)
     }
 
     /// The scenario with every default written out, as `resolved.ron` in `out_dir`: file

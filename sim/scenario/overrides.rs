@@ -3,7 +3,7 @@
 //! without naming them), so every field a scenario file can write can be overridden and
 //! the same deserializer checks the result.
 
-use super::{Scenario, ScenarioError};
+use super::{ron_value, Scenario, ScenarioError};
 use serde_json::Value;
 use std::fmt;
 use std::str::FromStr;
@@ -40,6 +40,7 @@ impl Override {
         let err = |message: String| ScenarioError::Override { arg: self.to_string(), message };
         let mut tree = serde_json::to_value(scenario).map_err(|e| err(e.to_string()))?;
         let slot = walk(&mut tree, &self.path).map_err(err)?;
+        let before = slot.clone();
         let value = parse_like(slot, &self.value);
         // `None` is an optional field's "nothing" or a variant named None (`stalls: None`).
         let fallback = (value == Value::Null).then(|| Value::String(self.value.clone()));
@@ -51,9 +52,26 @@ impl Override {
             }
             (result, _) => result,
         };
-        let mut changed: Scenario = parsed.map_err(|e| err(e.to_string()))?;
+        // serde says what type it wanted; the field's current value shows the shape to write.
+        let mut changed: Scenario = parsed.map_err(|e| {
+            err(format!("{e}; {} holds {} now (write the new value the same way)", self.path, shape_of(&before)))
+        })?;
         changed.base_dir = scenario.base_dir.clone();
         Ok(changed)
+    }
+}
+
+/// The current value as a user would write it in `--set`, shortened.
+fn shape_of(value: &Value) -> String {
+    let text = match value {
+        Value::String(s) => s.clone(),
+        Value::Null => "None (an optional field: write None or a value)".to_string(),
+        other => other.to_string(),
+    };
+    if text.chars().count() > 120 {
+        format!("{}…", text.chars().take(120).collect::<String>())
+    } else {
+        text
     }
 }
 
@@ -130,93 +148,11 @@ fn parse_like(current: &Value, text: &str) -> Value {
     match current {
         // A unit variant now (`stalls: None`) may become one with fields.
         Value::String(_) if variant_with_fields => {
-            from_ron(text).unwrap_or_else(|| Value::String(unquoted.to_string()))
+            ron_value::parse(text).unwrap_or_else(|_| Value::String(unquoted.to_string()))
         }
         Value::String(_) => Value::String(unquoted.to_string()),
-        _ => serde_json::from_str::<Value>(text)
-            .ok()
-            .or_else(|| from_ron(text))
-            .unwrap_or_else(|| Value::String(unquoted.to_string())),
+        _ => ron_value::parse(text).unwrap_or_else(|_| Value::String(unquoted.to_string())),
     }
-}
-
-/// RON literals such as `(640, 360)`, `[1, 2]` or an enum variant with fields,
-/// `RefCount(frames: 30)` (RON's untyped value drops the variant's name, so it is put back
-/// as serde's one-key map; a one-field tuple variant holds its field).
-fn from_ron(text: &str) -> Option<Value> {
-    let text = text.trim();
-    if let Some(open) = text.find('(').filter(|_| text.ends_with(')')) {
-        let name = text[..open].trim();
-        if name.starts_with(|c: char| c.is_ascii_uppercase())
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        {
-            let inside = text[open + 1..text.len() - 1].trim();
-            // A one-field tuple variant holding another variant: `Generator(Orbit(…))`.
-            let nested = inside.starts_with(|c: char| c.is_ascii_uppercase())
-                && inside.find('(').is_some_and(|i| inside[..i].chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
-            let parsed = if nested { from_ron(inside) } else { from_ron(&text[open..]) };
-            let inner = match parsed? {
-                Value::Array(mut fields) if fields.len() == 1 => fields.remove(0),
-                other => other,
-            };
-            let mut variant = serde_json::Map::new();
-            variant.insert(name.to_string(), inner);
-            return Some(Value::Object(variant));
-        }
-    }
-    let value: ron::Value = ron::from_str(&quote_unit_variants(text)).ok()?;
-    serde_json::to_value(value).ok()
-}
-
-/// RON's untyped value reads a bare variant name (`SetInterleaved`, `Bc7`) as `()`, losing
-/// it; serde's data model writes a unit variant as its name in a string, so names outside
-/// strings that start upper-case and open no parenthesis are quoted first (`None` and
-/// `Some` are RON's own and stay).
-fn quote_unit_variants(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len() + 8);
-    let (mut i, mut in_string) = (0, false);
-    while i < chars.len() {
-        let c = chars[i];
-        if in_string {
-            out.push(c);
-            if c == '\\' && i + 1 < chars.len() {
-                out.push(chars[i + 1]);
-                i += 1;
-            } else if c == '"' {
-                in_string = false;
-            }
-            i += 1;
-            continue;
-        }
-        if c == '"' {
-            in_string = true;
-            out.push(c);
-            i += 1;
-            continue;
-        }
-        let starts_word =
-            c.is_ascii_uppercase() && (i == 0 || !(chars[i - 1].is_ascii_alphanumeric() || chars[i - 1] == '_'));
-        if starts_word {
-            let end = (i..chars.len())
-                .find(|&j| !(chars[j].is_ascii_alphanumeric() || chars[j] == '_'))
-                .unwrap_or(chars.len());
-            let word: String = chars[i..end].iter().collect();
-            let opens = chars[end..].iter().find(|c| !c.is_whitespace()) == Some(&'(');
-            if opens || word == "None" || word == "Some" {
-                out.push_str(&word);
-            } else {
-                out.push('"');
-                out.push_str(&word);
-                out.push('"');
-            }
-            i = end;
-            continue;
-        }
-        out.push(c);
-        i += 1;
-    }
-    out
 }
 
 #[cfg(test)]
@@ -289,11 +225,28 @@ mod tests {
         // A variant named None is still a variant.
         let s = load(&["hardware.nvme.stalls=Periodic(every: \"10ms\", length: \"1ms\")", "hardware.nvme.stalls=None"]);
         assert_eq!(s.unwrap().hardware.nvme.stalls, sfsim_models::nvme::StallProfile::None);
-        // A name inside a string stays as written.
-        assert_eq!(
-            quote_unit_variants(r#"(a: "Bc7", b: Bc7, c: Fixed("1KiB"))"#),
-            r#"(a: "Bc7", b: "Bc7", c: Fixed("1KiB"))"#
-        );
+    }
+
+    #[test]
+    fn sets_struct_variants_inside_lists() {
+        let text = r#"Scenario(name: "t", workload: Stream(()))"#;
+        let o: Override =
+            "workload.scene.objects=[CubeGrid(count: 8, spacing: 10.0, size: 6.0), Sphere(center: (0.0, 1.0, 2.0), radius: 1.0, set: Some(0))]"
+                .parse()
+                .unwrap();
+        let s = Scenario::from_text(text, Path::new("t.ron"), &[o]).unwrap();
+        let crate::scenario::Workload::Stream(w) = s.workload else { panic!("a Stream workload") };
+        use crate::scene::ObjectGroup;
+        assert_eq!(w.scene.objects[0], ObjectGroup::CubeGrid { count: 8, spacing: 10.0, size: 6.0 });
+        assert_eq!(w.scene.objects[1], ObjectGroup::Sphere { center: (0.0, 1.0, 2.0), radius: 1.0, set: Some(0) });
+    }
+
+    #[test]
+    fn type_errors_show_the_shape_the_field_holds() {
+        let e = load(&["seed=abc"]).unwrap_err().to_string();
+        assert!(e.contains("expected u64") && e.contains("seed holds 1 now"), "{e}");
+        let e = load(&["hardware.nvme.stalls=Periodic(every: 5)"]).unwrap_err().to_string();
+        assert!(e.contains("--set hardware.nvme.stalls=") && e.contains("holds None"), "{e}");
     }
 
     #[test]

@@ -65,7 +65,7 @@ impl Plan {
         let axes = points::axes(&sweep)?;
         let expanded = points::expand(&sweep, &axes)?;
         let base_file = sweep.dir().join(&sweep.spec.base);
-        let base_text = std::fs::read_to_string(&base_file).map_err(|e| {
+        let base_text = crate::limits::read_to_string(&base_file, crate::limits::InputKind::Scenario).map_err(|e| {
             sweep.invalid(
                 "base",
                 Some(&sweep.spec.base.display().to_string()),

@@ -218,7 +218,7 @@ impl SweepFile {
                 message: format!("{size} bytes; sweep files over {MAX_SPEC_BYTES} bytes (1 MiB) are refused"),
             });
         }
-        let text = std::fs::read_to_string(file).map_err(read)?;
+        let text = crate::limits::read_to_string(file, crate::limits::InputKind::Sweep).map_err(read)?;
         Self::from_text(text, file)
     }
 
@@ -252,12 +252,8 @@ impl SweepFile {
 
     fn validate(&self) -> Result<(), SpecError> {
         let s = &self.spec;
-        if s.name.is_empty() || !s.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
-            return Err(self.invalid(
-                "name",
-                None,
-                format!("{:?} must be non-empty and use only letters, digits, '-', '_' or '.'", s.name),
-            ));
+        if let Err(e) = crate::scenario::check_name(&s.name) {
+            return Err(self.invalid("name", None, e.message));
         }
         if s.axes.is_empty() || s.axes.len() > 8 {
             return Err(self.invalid("axes", None, format!("{} axes; expected 1..=8", s.axes.len())));

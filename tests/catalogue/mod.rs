@@ -6,8 +6,13 @@
 //! A topic module returns its cases from `cases()`; `every_case_fails_clearly` runs them all
 //! and reports every failure at once.
 
+mod cameras;
 mod cli_flags;
 mod dds;
+mod files;
+mod scenarios;
+mod set_and_out;
+mod sweeps;
 
 use std::io::Read;
 use std::process::{Command, Stdio};
@@ -22,7 +27,7 @@ pub struct Case {
     /// Arguments to `sfsim`, run in the scratch folder. `{repo}` is replaced by the
     /// repository root (for shipped scenarios and textures).
     pub args: Vec<&'static str>,
-    /// Every string must appear in stderr.
+    /// Every string must appear in stderr (`{repo}` replaced as in `args`).
     pub expect: Vec<&'static str>,
 }
 
@@ -44,6 +49,11 @@ const MEMORY_LIMIT_BYTES: u64 = 4 << 30;
 
 fn all_cases() -> Vec<Case> {
     let mut cases = Vec::new();
+    cases.extend(scenarios::cases());
+    cases.extend(set_and_out::cases());
+    cases.extend(sweeps::cases());
+    cases.extend(cameras::cases());
+    cases.extend(files::cases());
     cases.extend(cli_flags::cases());
     cases.extend(dds::cases());
     cases
@@ -95,7 +105,8 @@ fn check(case: &Case) -> Result<(), String> {
     if status.code() != Some(2) {
         return Err(format!("exit status {status}, expected code 2; stderr:\n{stderr}"));
     }
-    let missing: Vec<_> = case.expect.iter().filter(|e| !stderr.contains(*e)).collect();
+    let missing: Vec<_> =
+        case.expect.iter().map(|e| e.replace("{repo}", repo)).filter(|e| !stderr.contains(e)).collect();
     if !missing.is_empty() {
         return Err(format!("stderr lacks {missing:?}:\n{stderr}"));
     }

@@ -394,6 +394,14 @@ fn parse_entry(
             format!("a multiple of {STREAM_ALIGNMENT}, at or after {previous_end} (where the previous stream ends)"),
         ));
     }
+    // A stream that starts at or past the end is the offset's fault, not the size's.
+    if relative_offset >= data_bytes {
+        return Err(check.field(
+            name("RelativeOffset"),
+            relative_offset,
+            format!("below {data_bytes} (the data section's size), a multiple of {STREAM_ALIGNMENT}, at or after {previous_end}"),
+        ));
+    }
     let end = relative_offset.saturating_add(u64::from(compressed));
     if compressed == 0 || end > data_bytes {
         return Err(check.field(

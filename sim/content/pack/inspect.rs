@@ -71,7 +71,8 @@ impl TextureFile {
     /// Opens `path`, telling a container, a DDS and an image apart by their bytes.
     pub fn open(path: &Path) -> Result<TextureFile, InspectError> {
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| InspectError::Read { file: name.clone(), source })?;
+        let bytes = crate::limits::read(path, crate::limits::InputKind::Container)
+            .map_err(|source| InspectError::Read { file: name.clone(), source })?;
         if bytes.starts_with(&super::set::SET_MAGIC) {
             return Err(InspectError::SetContainer { file: name });
         }

@@ -38,7 +38,8 @@ impl Container {
     /// Reads and validates `path`; errors name the file.
     pub fn open(path: &Path) -> Result<Container, ContainerError> {
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| ContainerError::Io { file: name.clone(), source })?;
+        let bytes = crate::limits::read(path, crate::limits::InputKind::Container)
+            .map_err(|source| ContainerError::Io { file: name.clone(), source })?;
         Container::parse(&name, bytes)
     }
 

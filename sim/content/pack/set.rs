@@ -313,7 +313,8 @@ impl SetContainer {
     /// Reads and validates `path`; errors name the file.
     pub fn open(path: &Path) -> Result<SetContainer, ContainerError> {
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| ContainerError::Io { file: name.clone(), source })?;
+        let bytes = crate::limits::read(path, crate::limits::InputKind::Container)
+            .map_err(|source| ContainerError::Io { file: name.clone(), source })?;
         SetContainer::parse(&name, bytes)
     }
 
@@ -375,7 +376,8 @@ impl PackedFile {
     /// Reads `path` and validates it as whichever kind its magic says.
     pub fn open(path: &Path) -> Result<PackedFile, ContainerError> {
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| ContainerError::Io { file: name.clone(), source })?;
+        let bytes = crate::limits::read(path, crate::limits::InputKind::Container)
+            .map_err(|source| ContainerError::Io { file: name.clone(), source })?;
         PackedFile::parse(&name, bytes)
     }
 
