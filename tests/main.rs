@@ -8,6 +8,7 @@ mod cli;
 mod codecs;
 mod common;
 mod content_tools;
+mod dds_interop;
 mod determinism;
 mod engine;
 mod engine_timing;

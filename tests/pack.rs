@@ -137,7 +137,7 @@ fn bad_inputs_exit_2_naming_the_file_field_and_range() {
     let cases: Vec<(Vec<String>, Vec<&str>)> = vec![
         (vec![d("missing.png"), "--format".into(), "bc1".into()], vec!["missing.png", "cannot read"]),
         (vec![d("notes.png"), "--format".into(), "bc1".into()], vec!["notes.png", "not a readable PNG, JPEG or TGA"]),
-        (vec![tex.into(), "--format".into(), "bc2".into()], vec!["bc2", "expected bc1, bc3, bc4, bc5 or bc7"]),
+        (vec![tex.into(), "--format".into(), "bc6h".into()], vec!["bc6h", "expected bc1, bc2, bc3, bc4, bc5 or bc7"]),
         (
             vec![tex.into(), "--format".into(), "bc1".into(), "--mipstreams".into(), "3".into()],
             vec!["ldr-xy-normal1.png", "--mipstreams", "mip streams 3 is out of range; expected 0..=2"],

@@ -18,6 +18,9 @@ pub struct CompareArgs {
 pub fn execute(args: CompareArgs) -> anyhow::Result<()> {
     let a = TextureFile::open(&args.a)?;
     let b = TextureFile::open(&args.b)?;
+    for warning in a.warnings().iter().chain(b.warnings()) {
+        eprintln!("warning: {warning}");
+    }
     let channels = compare_channels(a.format(), b.format());
     let c = compare(&a, &b, args.mip, channels)?;
     println!("{} vs {}: mip {}, {}x{}", a.name(), b.name(), args.mip, c.width, c.height);

@@ -6,7 +6,7 @@ use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use sfsim::content::mipgen::ColorSpace;
 use sfsim::content::pack::{
-    load_input, pack, pack_dds, pack_set, parse_bc7_modes, parse_format, parse_max_loss, Input, PackOptions,
+    load_input, pack, pack_dds, pack_set, parse_bc7_modes, parse_format, parse_max_loss, Input, Loaded, PackOptions,
     PackedTexture, SetContainer, ShuffleChoice, MEMBER_KINDS,
 };
 use sfsim_models::codec::bc::{Bc7Modes, Bc7Quality, EncodeSettings, RdoSettings};
@@ -16,8 +16,9 @@ use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
 pub struct PackArgs {
-    /// The image to pack: PNG, JPEG or TGA; or a BC-encoded DDS with its full mip chain,
-    /// packed with its blocks as they are.
+    /// The image to pack: PNG, JPEG or TGA; or a BC-encoded DDS (BC1–BC5, BC7), packed with
+    /// its blocks as they are — a DDS with fewer mips than the full chain gets the missing
+    /// ones generated from its last mip (decoded, filtered, re-encoded; said on stderr).
     #[arg(required_unless_present = "set")]
     pub input: Option<PathBuf>,
     /// Pack a texture set into one set container instead: diffuse, normal and specular
@@ -28,7 +29,7 @@ pub struct PackArgs {
     /// BC format to encode as (required for an image; for a DDS it may be omitted, and must
     /// match the DDS's). With --set, one format for all three members or three, comma
     /// separated (e.g. bc1,bc5,bc1).
-    #[arg(long, value_name = "bc1|bc3|bc4|bc5|bc7", value_parser = parse_formats)]
+    #[arg(long, value_name = "bc1|bc2|bc3|bc4|bc5|bc7", value_parser = parse_formats)]
     pub format: Option<Formats>,
     /// The container file to write.
     #[arg(short, long, value_name = "OUT")]
@@ -50,7 +51,8 @@ pub struct PackArgs {
     /// BC7 encoder effort: fast, basic or slow.
     #[arg(long, value_name = "fast|basic|slow", default_value = "basic", value_parser = str::parse::<Bc7Quality>)]
     pub bc7quality: Bc7Quality,
-    /// Colour channels are sRGB: mips are filtered in linear light (default for bc1/bc3/bc7).
+    /// Colour channels are sRGB: mips are filtered in linear light (default for
+    /// bc1/bc2/bc3/bc7).
     #[arg(long, conflicts_with = "linear")]
     pub srgb: bool,
     /// Channels are linear data (normal maps, masks; default for bc4/bc5).
@@ -173,7 +175,10 @@ pub fn execute(args: PackArgs) -> anyhow::Result<()> {
 /// Packs one input (an image or a DDS) with the options of `args` and `format`.
 fn pack_one(args: &PackArgs, path: &Path, format: Option<BcFormat>) -> anyhow::Result<PackedTexture> {
     let input = path.display().to_string();
-    let source = load_input(path)?;
+    let Loaded { input: source, warnings } = load_input(path)?;
+    for warning in &warnings {
+        eprintln!("warning: {warning}");
+    }
     let format = match (&source, format) {
         (Input::Image(_), Some(format)) => format,
         (Input::Image(_), None) => bail!("{input}: --format is required for an image input; expected bc1..bc7"),
@@ -205,7 +210,7 @@ fn pack_one(args: &PackArgs, path: &Path, format: Option<BcFormat>) -> anyhow::R
     options.encode = EncodeSettings { bc7_quality: args.bc7quality, bc7_modes: args.bc7modes };
     if args.srgb {
         if matches!(format, BcFormat::Bc4 | BcFormat::Bc5) {
-            bail!("--srgb applies to colour formats (bc1, bc3, bc7); {} data is linear", format_name(format));
+            bail!("--srgb applies to colour formats (bc1, bc2, bc3, bc7); {} data is linear", format_name(format));
         }
         options.color = ColorSpace::Srgb;
     }
@@ -264,6 +269,9 @@ fn pack_one(args: &PackArgs, path: &Path, format: Option<BcFormat>) -> anyhow::R
     }
     .with_context(|| format!("{input}: cannot pack"))?;
     bar.finish_and_clear();
+    if let Some(generated) = &packed.summary.generated_mips {
+        eprintln!("note: {input}: {generated}");
+    }
     Ok(packed)
 }
 

@@ -21,6 +21,9 @@ pub struct ViewArgs {
 pub fn execute(args: ViewArgs) -> anyhow::Result<()> {
     sfsim::output::prepare_file(&args.output)?;
     let file = TextureFile::open(&args.input)?;
+    for warning in file.warnings() {
+        eprintln!("warning: {warning}");
+    }
     let mut mip = file.mip_rgba(args.mip, ColorSpace::Srgb)?;
     if file.format() == Some(BcFormat::Bc4) {
         for texel in mip.rgba.chunks_exact_mut(4) {

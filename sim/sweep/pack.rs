@@ -5,7 +5,7 @@
 
 use super::spec::{PackSpec, SweepFile};
 use crate::content::pack::{
-    self, fnv1a64, load_input, parse_bc7_modes, parse_format, Input, PackOptions, PackedTexture, ShuffleChoice,
+    self, fnv1a64, load_input, parse_bc7_modes, parse_format, Input, Loaded, PackOptions, PackedTexture, ShuffleChoice,
     MEMBER_KINDS,
 };
 use crate::stats::StatSet;
@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 /// The packing options a sweep can set (`pack.<name>` axes, `pack.options`), with the
 /// values each takes.
 pub const OPTIONS: &[(&str, &str)] = &[
-    ("format", "bc1, bc3, bc4, bc5 or bc7"),
+    ("format", "bc1, bc2, bc3, bc4, bc5 or bc7"),
     ("tilemode", "sfs, tile64k or mip"),
     ("mipstreams", "a mip count, or None for every standard mip"),
     ("zopfli", "true or false"),
@@ -269,8 +269,12 @@ impl Inputs {
                 .map_err(|e| sweep.invalid(&field, Some(&shown), e))?;
             let dds = bytes.starts_with(b"DDS ");
             let format = if dds {
-                let Ok(Input::Dds(image)) = load_input(&path) else {
-                    return Err(sweep.invalid(&field, Some(&shown), "starts like a DDS but does not read as one"));
+                let image = match load_input(&path) {
+                    Ok(Loaded { input: Input::Dds(image), .. }) => image,
+                    Ok(_) => {
+                        return Err(sweep.invalid(&field, Some(&shown), "starts like a DDS but does not read as one"))
+                    }
+                    Err(e) => return Err(sweep.invalid(&field, Some(&shown), e.to_string())),
                 };
                 if format.is_some_and(|f| f != image.format) {
                     return Err(sweep.invalid(
@@ -336,7 +340,10 @@ impl Inputs {
         let mut packed = Vec::new();
         for (&i, options) in job.inputs.iter().zip(&job.options) {
             let path = &self.paths[i];
-            let input = load_input(path)?;
+            let Loaded { input, warnings } = load_input(path)?;
+            for warning in &warnings {
+                eprintln!("warning: {warning}");
+            }
             let texture = match &input {
                 Input::Image(image) => pack::pack(image, options, &|| {}),
                 Input::Dds(dds) => pack::pack_dds(dds, options, &|| {}),

@@ -144,7 +144,7 @@ pub struct PackSpec {
 #[serde(deny_unknown_fields)]
 pub struct PackInput {
     pub path: PathBuf,
-    /// bc1, bc3, bc4, bc5 or bc7 (for a DDS, omit to keep its own).
+    /// bc1, bc2, bc3, bc4, bc5 or bc7 (for a DDS, omit to keep its own).
     #[serde(default)]
     pub format: Option<String>,
 }

@@ -48,7 +48,7 @@ pub fn cases() -> Vec<Case> {
         Case::new(
             "pack: bad format",
             &["pack", "i.png", "-o", "o.sfstex", "--format", "bc9"],
-            &["invalid value 'bc9' for '--format <bc1|bc3|bc4|bc5|bc7>': `bc9` is not a format"],
+            &["invalid value 'bc9' for '--format <bc1|bc2|bc3|bc4|bc5|bc7>': `bc9` is not a format"],
         )
         .file("i.png", r#"x"#),
         Case::new(

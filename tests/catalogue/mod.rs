@@ -8,6 +8,7 @@
 
 mod cameras;
 mod cli_flags;
+mod dds;
 mod files;
 mod scenarios;
 mod set_and_out;
@@ -55,6 +56,7 @@ fn all_cases() -> Vec<Case> {
     cases.extend(cameras::cases());
     cases.extend(files::cases());
     cases.extend(cli_flags::cases());
+    cases.extend(dds::cases());
     cases
 }
 

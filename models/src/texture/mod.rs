@@ -29,7 +29,7 @@ mod props;
 #[cfg(test)]
 mod tests;
 
-pub use dds::{DdsError, DdsImage};
+pub use dds::{DdsError, DdsImage, DdsRead, DdsWarning};
 pub use desc::{MipInfo, TextureDesc, MAX_DIMENSION};
 pub use error::TextureError;
 pub use format::{BcFormat, BLOCK_DIM, TILE_BYTES};

@@ -51,11 +51,11 @@ pub enum PackError {
     Rdo(#[from] RdoError),
     #[error("{file}: not a readable DDS: {source}")]
     Dds { file: String, source: DdsError },
-    #[error("DDS format {format:?} is not one the packer takes; expected BC1, BC3, BC4, BC5 or BC7")]
+    #[error("DDS format {format:?} is not one the packer takes; expected BC1, BC2, BC3, BC4, BC5 or BC7")]
     DdsFormat { format: BcFormat },
     #[error(
-        "DDS mip count (dwMipMapCount) is {found}; expected the full chain of {expected} mips of a \
-         {width}x{height} texture (the packer uses a DDS's own mips and makes none from blocks)"
+        "DDS mip count (dwMipMapCount) is {found}; expected 1..={expected} mips of a {width}x{height} texture, \
+         as many as the image holds"
     )]
     DdsMipCount { found: u32, expected: u32, width: u32, height: u32 },
     #[error("mip {level} holds {found} B of blocks; expected {expected} B")]

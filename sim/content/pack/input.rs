@@ -1,5 +1,6 @@
 //! Reading the input to pack: PNG, JPEG or TGA (detected from the bytes, not the name), to
-//! RGBA8; or a BC-encoded DDS, whose blocks are kept ([`load_input`]).
+//! RGBA8; or a BC-encoded DDS, whose blocks are kept ([`load_input`]), with the reader's
+//! warnings for the caller to print.
 
 use super::error::PackError;
 use crate::content::mipgen::Image;
@@ -15,19 +16,32 @@ pub enum Input {
     Dds(DdsImage),
 }
 
+/// An input and what reading it warned about.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub input: Input,
+    /// `FILE: message` lines (a DDS read despite trailing bytes, an unknown dimension…),
+    /// for the caller to print as `warning: …` on stderr; empty for a clean file.
+    pub warnings: Vec<String>,
+}
+
 /// `"DDS "`: the only way to tell a DDS, as TGA has no magic either.
 const DDS_MAGIC: &[u8; 4] = b"DDS ";
 
-/// Loads `path` as a DDS when its bytes start with the DDS magic, else as an image
-/// ([`load_image`]). Errors name the file.
-pub fn load_input(path: &Path) -> Result<Input, PackError> {
+/// Loads `path` as a DDS when its bytes start with the DDS magic or its name ends in `.dds`
+/// (so a DDS with a broken magic is told so, not called an unreadable image), else as an
+/// image ([`load_image`]). Errors name the file.
+pub fn load_input(path: &Path) -> Result<Loaded, PackError> {
     let file = path.display().to_string();
     let bytes = crate::limits::read(path, crate::limits::InputKind::Dds)
         .map_err(|source| PackError::Read { file: file.clone(), source })?;
-    if bytes.starts_with(DDS_MAGIC) {
-        return DdsImage::read(&bytes).map(Input::Dds).map_err(|source| PackError::Dds { file, source });
+    let dds_name = path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("dds"));
+    if bytes.starts_with(DDS_MAGIC) || dds_name {
+        let read = DdsImage::read(&bytes).map_err(|source| PackError::Dds { file: file.clone(), source })?;
+        let warnings = read.warnings.iter().map(|w| format!("{file}: {w}")).collect();
+        return Ok(Loaded { input: Input::Dds(read.image), warnings });
     }
-    load_image_bytes(path, bytes).map(Input::Image)
+    Ok(Loaded { input: Input::Image(load_image_bytes(path, bytes)?), warnings: Vec::new() })
 }
 
 /// Loads `path` as RGBA8. Errors name the file: missing/unreadable, or not an image the

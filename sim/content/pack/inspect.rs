@@ -56,6 +56,8 @@ const DDS_MAGIC: &[u8] = b"DDS ";
 pub struct TextureFile {
     name: String,
     kind: Kind,
+    /// `FILE: message` lines the reader warned about (a DDS's trailing bytes…).
+    warnings: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -74,14 +76,22 @@ impl TextureFile {
         if bytes.starts_with(&super::set::SET_MAGIC) {
             return Err(InspectError::SetContainer { file: name });
         }
+        let mut warnings = Vec::new();
         let kind = if bytes.starts_with(CONTAINER_MAGIC) {
             Kind::Container(Box::new(Container::parse(&name, bytes)?))
         } else if bytes.starts_with(DDS_MAGIC) {
-            Kind::Dds(DdsImage::read(&bytes).map_err(|source| InspectError::Dds { file: name.clone(), source })?)
+            let read = DdsImage::read(&bytes).map_err(|source| InspectError::Dds { file: name.clone(), source })?;
+            warnings = read.warnings.iter().map(|w| format!("{name}: {w}")).collect();
+            Kind::Dds(read.image)
         } else {
             Kind::Image(load_image(path)?)
         };
-        Ok(TextureFile { name, kind })
+        Ok(TextureFile { name, kind, warnings })
+    }
+
+    /// What reading the file warned about, `FILE: message` each, for the caller to print.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     pub fn name(&self) -> &str {
@@ -230,15 +240,24 @@ pub fn compare(a: &TextureFile, b: &TextureFile, level: u32, channels: usize) ->
 /// The container as a DDS file with every mip, the blocks exactly as the streams decode to
 /// (untiled to row-major), in the container's format and colour space.
 pub fn export_dds(c: &Container) -> Result<Vec<u8>, InspectError> {
+    container_dds(c)?.write().map_err(|source| InspectError::Export { file: c.name().to_string(), source })
+}
+
+/// [`export_dds`] with a legacy DX9 header ([`DdsImage::write_legacy`]: BC1–BC5, no sRGB),
+/// for readers that know no more.
+pub fn export_dds_legacy(c: &Container) -> Result<Vec<u8>, InspectError> {
+    container_dds(c)?.write_legacy().map_err(|source| InspectError::Export { file: c.name().to_string(), source })
+}
+
+fn container_dds(c: &Container) -> Result<DdsImage, InspectError> {
     let desc = c.header().desc;
     let mips = (0..c.regions().mips.len() as u32).map(|level| c.mip_blocks(level)).collect::<Result<Vec<_>, _>>()?;
-    let dds = DdsImage {
+    Ok(DdsImage {
         format: desc.format,
         width: desc.width,
         height: desc.height,
         mip_count: mips.len() as u32,
         srgb: c.header().srgb,
         mips,
-    };
-    dds.write().map_err(|source| InspectError::Export { file: c.name().to_string(), source })
+    })
 }

@@ -37,6 +37,7 @@
 mod compress;
 mod error;
 mod format;
+mod from_dds;
 mod hash;
 mod input;
 mod inspect;
@@ -48,15 +49,20 @@ mod set;
 mod summary;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_dds;
 
 pub use compress::{compress, shuffle_mode, CodecPath, Compressed, ShuffleChoice};
 pub use error::{ContainerError, PackError};
 pub use format::{Header, StreamEntry, ENTRY_BYTES, HEADER_BYTES, MAGIC, VERSION};
+pub use from_dds::{pack_dds, PACKABLE_DDS_FORMATS};
 pub use hash::fnv1a64;
-pub use input::{load_image, load_input, Input};
-pub use inspect::{compare, compare_channels, export_dds, ChannelError, Comparison, InspectError, TextureFile};
+pub use input::{load_image, load_input, Input, Loaded};
+pub use inspect::{
+    compare, compare_channels, export_dds, export_dds_legacy, ChannelError, Comparison, InspectError, TextureFile,
+};
 pub use options::{parse_bc7_modes, parse_format};
-pub use packer::{encode_mips, layout_bytes, pack, pack_dds, rdo_mips, PackOptions, PackedTexture};
+pub use packer::{encode_mips, layout_bytes, pack, rdo_mips, PackOptions, PackedTexture};
 pub use rdo_rule::{
     parse_max_loss, search as rdo_rule_search, Probe, RuleReport, Search, GROWTH, LAMBDA_MAX, LAMBDA_MIN, LAMBDA_START,
     MAX_LOSS_DB, TOLERANCE,
@@ -66,4 +72,4 @@ pub use set::{
     companion_tiles, interleave, pack_set, parse_set, placement, write_set, PackedFile, SetContainer, SetHeader, Slot,
     LAYOUT_INTERLEAVED, MEMBER_KINDS, SET_HEADER_BYTES, SET_MAGIC, SET_MEMBERS, SET_VERSION,
 };
-pub use summary::{PathTotals, Summary, Timing};
+pub use summary::{GeneratedMips, PathTotals, Summary, Timing};

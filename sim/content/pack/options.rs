@@ -3,15 +3,16 @@
 use sfsim_models::codec::bc::Bc7Modes;
 use sfsim_models::texture::BcFormat;
 
-/// The format named by `s` (bc1, bc3, bc4, bc5, bc7).
+/// The format named by `s` (bc1, bc2, bc3, bc4, bc5, bc7).
 pub fn parse_format(s: &str) -> Result<BcFormat, String> {
     Ok(match s.trim().to_ascii_lowercase().as_str() {
         "bc1" => BcFormat::Bc1,
+        "bc2" => BcFormat::Bc2,
         "bc3" => BcFormat::Bc3,
         "bc4" => BcFormat::Bc4,
         "bc5" => BcFormat::Bc5,
         "bc7" => BcFormat::Bc7,
-        _ => return Err(format!("`{s}` is not a format the packer encodes; expected bc1, bc3, bc4, bc5 or bc7")),
+        _ => return Err(format!("`{s}` is not a format the packer encodes; expected bc1, bc2, bc3, bc4, bc5 or bc7")),
     })
 }
 

@@ -1,6 +1,6 @@
 //! Packing one image: mips → BC encode → optional RDO → layout → regions → each region
 //! compressed three ways in parallel → one container. A BC-encoded DDS skips straight to the
-//! layout with its own blocks ([`pack_dds`]).
+//! layout with its own blocks (`from_dds.rs`, [`pack_dds`](super::pack_dds)).
 
 use super::compress::{compress, CodecPath, ShuffleChoice};
 use super::error::PackError;
@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use sfsim_models::codec::bc::{encode_surface, format_channels, rdo, surface_to_tiles, EncodeSettings, RdoSettings};
 use sfsim_models::codec::zlib::Encoder;
 use sfsim_models::mdu::decode;
-use sfsim_models::texture::{BcFormat, DdsImage, MipLayout, PackRegions, TextureDesc, TileMode, BLOCK_DIM};
+use sfsim_models::texture::{BcFormat, MipLayout, PackRegions, TextureDesc, TileMode, BLOCK_DIM};
 use std::time::Instant;
 
 /// Everything `sfsim pack` lets you choose.
@@ -199,45 +199,6 @@ pub fn pack(image: &Image, options: &PackOptions, on_stream: &(dyn Fn() + Sync))
     Ok(packed)
 }
 
-/// Packs a BC-encoded DDS with its blocks exactly as they are. The DDS must hold the full
-/// mip chain down to 1x1 (the packer makes no mips from blocks) in a format the packer takes;
-/// `options.format` is ignored for the DDS's own, `options.encode`, `options.color` and
-/// `options.rdo` do not apply (RDO needs the original texels, which a DDS does not have), and
-/// sRGB comes from the DDS's DXGI format.
-pub fn pack_dds(
-    dds: &DdsImage,
-    options: &PackOptions,
-    on_stream: &(dyn Fn() + Sync),
-) -> Result<PackedTexture, PackError> {
-    let start = Instant::now();
-    if !matches!(dds.format, BcFormat::Bc1 | BcFormat::Bc3 | BcFormat::Bc4 | BcFormat::Bc5 | BcFormat::Bc7) {
-        return Err(PackError::DdsFormat { format: dds.format });
-    }
-    if options.rdo.is_some() || options.rdo_max_loss.is_some() {
-        return Err(PackError::Option {
-            option: if options.rdo.is_some() { "--rdo-lambda" } else { "--rdo-max-loss" },
-            value: "on a BC-encoded DDS".to_string(),
-            expected: "an image input (RDO needs the original texels, which a DDS does not hold)",
-        });
-    }
-    let desc = TextureDesc::new(dds.width, dds.height, dds.format, None)?;
-    if dds.mip_count != desc.mip_levels || dds.mips.len() != desc.mip_levels as usize {
-        return Err(PackError::DdsMipCount {
-            found: dds.mip_count,
-            expected: desc.mip_levels,
-            width: dds.width,
-            height: dds.height,
-        });
-    }
-    let options = PackOptions { format: dds.format, rdo: None, rdo_max_loss: None, ..*options };
-    let mut packed = pack_blocks(&desc, &dds.mips, &options, dds.srgb, on_stream)?;
-    packed.summary.source = "dds".to_string();
-    packed.summary.bc7modes = None;
-    packed.summary.seconds.total = start.elapsed().as_secs_f64();
-    packed.summary.seconds.compress = packed.summary.seconds.total;
-    Ok(packed)
-}
-
 /// Everything after the blocks exist: layout, regions, compression, the container.
 pub(super) fn pack_blocks(
     desc: &TextureDesc,
@@ -366,6 +327,7 @@ fn summarize(
             .sum(),
         psnr: None,
         psnr_channels: None,
+        generated_mips: None,
         streams: entries.len(),
         resident_streams: entries.iter().filter(|e| e.resident).count(),
         uncompressed_bytes: uncompressed,

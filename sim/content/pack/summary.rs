@@ -23,6 +23,41 @@ pub struct Timing {
     pub total: f64,
 }
 
+/// A DDS input with a partial mip chain: the mips `sfsim pack` made for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GeneratedMips {
+    /// Mips the DDS held, kept as they were (mips `0..given`).
+    pub given: u32,
+    /// Mips generated (`given..given + generated`): the last given mip decoded, filtered
+    /// down by the packer's mipgen, BC-encoded with the packer's encoder.
+    pub generated: u32,
+    /// The colour space filtered in: `srgb` (the DDS's DXGI format is `_SRGB`) or `linear`.
+    pub filtered: String,
+}
+
+impl fmt::Display for GeneratedMips {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let range = |first: u32, last: u32| {
+            if first == last {
+                format!("mip {first}")
+            } else {
+                format!("mips {first}..={last}")
+            }
+        };
+        let (given, last) = (self.given, self.given + self.generated - 1);
+        let light = if self.filtered == "srgb" { "in linear light (sRGB data)" } else { "as stored (linear data)" };
+        write!(
+            f,
+            "the DDS held {given} of {} mips: {} kept as it held them, {} generated from mip {} (decoded, \
+             filtered {light}, BC-encoded)",
+            given + self.generated,
+            range(0, given - 1),
+            range(given, last),
+            given - 1,
+        )
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
     pub input: String,
@@ -53,6 +88,8 @@ pub struct Summary {
     /// (`null` for a DDS input, which has no original; infinite — also `null` — when exact).
     pub psnr: Option<f64>,
     pub psnr_channels: Option<usize>,
+    /// A DDS with a partial mip chain: what was kept and what generated (`null` otherwise).
+    pub generated_mips: Option<GeneratedMips>,
     /// Stream count (streamable + resident).
     pub streams: usize,
     pub resident_streams: usize,
@@ -142,7 +179,10 @@ impl fmt::Display for Summary {
                 let rdo = self.rdo_lambda.map_or(String::new(), |l| format!(", RDO λ = {l}"));
                 writeln!(f, "PSNR of mip 0 vs the input: {psnr:.2} dB over {} channels{rdo}", channels)?
             }
-            _ => writeln!(f, "blocks kept exactly as the DDS held them")?,
+            _ => match &self.generated_mips {
+                Some(g) => writeln!(f, "{g}")?,
+                None => writeln!(f, "blocks kept exactly as the DDS held them")?,
+            },
         }
         if let Some(r) = &self.rdo_rule {
             write!(f, "RDO by rule (max loss {} dB, {} RDO passes): ", r.max_loss_db, r.probes.len())?;

@@ -165,6 +165,23 @@ mod tests {
     }
 
     #[test]
+    fn bc2_block_decodes_as_computed_by_hand() {
+        // Alpha nibbles 0..15 in texel order; colour c0 = pure blue 0x001F < c1 = pure red
+        // 0xF800 (BC1 would take three-colour mode), index rows 0, 1, 2, 3.
+        let mut b = [0u8; 16];
+        b[..8].copy_from_slice(&0xFEDC_BA98_7654_3210u64.to_le_bytes());
+        b[8..12].copy_from_slice(&[0x1F, 0x00, 0x00, 0xF8]);
+        b[12..16].copy_from_slice(&[0x00, 0x55, 0xAA, 0xFF]);
+        let out = decode_block(BcFormat::Bc2, &b).unwrap();
+        // Palette: c0, c1, (2·c0 + c1)/3, (c0 + 2·c1)/3 — exact thirds of 255.
+        let rows = [[0, 0, 255], [255, 0, 0], [85, 0, 170], [170, 0, 85]];
+        for (k, px) in out.chunks(4).enumerate() {
+            let [r, g, b] = rows[k / 4];
+            assert_eq!(px, [r, g, b, k as u8 * 17], "texel {k}");
+        }
+    }
+
+    #[test]
     fn bc7_mode_bits() {
         for mode in 0..8u8 {
             let mut b = [0xA5u8; 16];

@@ -1,5 +1,7 @@
-//! RGBA8 to BC1, BC3, BC4, BC5 and BC7 with intel_tex_2 (Intel's ISPC Texture Compressor,
-//! prebuilt kernels; needs libstdc++, linked by models/build.rs).
+//! RGBA8 to BC1, BC2, BC3, BC4, BC5 and BC7 with intel_tex_2 (Intel's ISPC Texture Compressor,
+//! prebuilt kernels; needs libstdc++, linked by models/build.rs). BC2, which intel_tex_2 has
+//! no kernel for, is BC3's colour half (a BC1 block always read in four-colour mode, as
+//! BC2's is) beside explicit 4-bit alpha rounded to the nearest of its 16 levels.
 //!
 //! The ISPC kernels only take whole 4x4 blocks and trust the caller's buffer sizes, so every
 //! call goes through here: sizes are checked, a surface whose width or height is not a
@@ -26,8 +28,9 @@ pub struct EncodeSettings {
 /// `format` blocks in row-major order, `format.surface_bytes(width, height)` bytes.
 ///
 /// What is encoded: BC1 the RGB channels as an opaque block (alpha is ignored); BC3 RGBA;
-/// BC4 the R channel; BC5 R and G; BC7 RGBA, with intel's opaque presets when every texel
-/// has alpha 255 and its alpha presets otherwise. BC2 and BC6H are not supported.
+/// BC2 RGBA (colour from BC3's encoder, alpha quantised to 4 bits: `round(a · 15 / 255)`, no
+/// dithering); BC4 the R channel; BC5 R and G; BC7 RGBA, with intel's opaque presets when every
+/// texel has alpha 255 and its alpha presets otherwise. BC6H is not supported.
 pub fn encode_surface(
     format: BcFormat,
     width: u32,
@@ -43,7 +46,7 @@ pub fn encode_surface(
     let (pw, ph) = (blocks_x * 4, blocks_y * 4);
     let mut out = vec![0u8; format.surface_bytes(width, height) as usize];
     match format {
-        BcFormat::Bc1 | BcFormat::Bc3 | BcFormat::Bc7 => {
+        BcFormat::Bc1 | BcFormat::Bc2 | BcFormat::Bc3 | BcFormat::Bc7 => {
             let padded;
             let data = if (pw, ph) == (width, height) {
                 rgba
@@ -58,6 +61,12 @@ pub fn encode_surface(
                     force_opaque_bc1(&mut out);
                 }
                 BcFormat::Bc3 => bc3::compress_blocks_into(&surface, &mut out),
+                BcFormat::Bc2 => {
+                    // BC3's colour half is exactly BC2's (both four-colour only), so only the
+                    // alpha half is replaced.
+                    bc3::compress_blocks_into(&surface, &mut out);
+                    explicit_alpha(data, pw, &mut out);
+                }
                 _ => {
                     let alpha = rgba.chunks_exact(4).any(|p| p[3] != 255);
                     let s = bc7_modes::settings(settings.bc7_quality, alpha, settings.bc7_modes);
@@ -73,7 +82,7 @@ pub fn encode_surface(
             let data = pad(rgba, width, height, pw, ph, &[0, 1]);
             bc5::compress_blocks_into(&RgSurface { data: &data, width: pw, height: ph, stride: pw * 2 }, &mut out);
         }
-        BcFormat::Bc2 | BcFormat::Bc6h => return Err(BcError::EncodeUnsupported { format }),
+        BcFormat::Bc6h => return Err(BcError::EncodeUnsupported { format }),
     }
     Ok(out)
 }
@@ -91,6 +100,23 @@ fn pad(rgba: &[u8], width: u32, height: u32, pw: u32, ph: u32, channels: &[usize
         }
     }
     out
+}
+
+/// Writes each block's first 8 bytes as BC2's explicit alpha: texel `k` (row-major in the
+/// block) in bits `4k..4k + 4`, the nearest of the levels `0, 17, …, 255` to its alpha.
+/// `rgba` is the padded `pw`-wide image the blocks were encoded from.
+fn explicit_alpha(rgba: &[u8], pw: u32, blocks: &mut [u8]) {
+    let blocks_x = (pw / 4) as usize;
+    for (index, block) in blocks.chunks_exact_mut(16).enumerate() {
+        let (bx, by) = (index % blocks_x, index / blocks_x);
+        let mut bits = 0u64;
+        for k in 0..16 {
+            let (x, y) = (bx * 4 + k % 4, by * 4 + k / 4);
+            let alpha = u32::from(rgba[(y * pw as usize + x) * 4 + 3]);
+            bits |= u64::from((alpha * 15 + 127) / 255) << (4 * k);
+        }
+        block[..8].copy_from_slice(&bits.to_le_bytes());
+    }
 }
 
 /// intel's BC1 kernel orders endpoints `c0 >= c1`; for a flat block they come out equal,
@@ -215,7 +241,7 @@ mod tests {
                 img[((y * w + x) * 4) as usize..][..4].copy_from_slice(&[v, v, v, 255]);
             }
         }
-        for format in [BcFormat::Bc1, BcFormat::Bc3, BcFormat::Bc4, BcFormat::Bc5, BcFormat::Bc7] {
+        for format in [BcFormat::Bc1, BcFormat::Bc2, BcFormat::Bc3, BcFormat::Bc4, BcFormat::Bc5, BcFormat::Bc7] {
             let blocks = encode_surface(format, w, h, &img, &EncodeSettings::default()).unwrap();
             assert_eq!(blocks.len(), 2 * format.block_bytes() as usize);
             let dec = decode_surface(format, w, h, &blocks).unwrap();
@@ -223,6 +249,36 @@ mod tests {
                 let edge = dec[(y * 5 + 4) * 4];
                 assert!(edge >= 240, "{format:?} edge texel {edge}");
             }
+        }
+    }
+
+    #[test]
+    fn bc2_is_bc3_colour_with_explicit_alpha() {
+        // Every alpha value 0..=255 once (16x16), colour a gradient, on a size with padding.
+        let (w, h) = (16, 16);
+        let mut img = test_image(w, h, 10, false);
+        for (i, px) in img.chunks_exact_mut(4).enumerate() {
+            px[3] = i as u8;
+        }
+        let s = EncodeSettings::default();
+        let bc2 = encode_surface(BcFormat::Bc2, w, h, &img, &s).unwrap();
+        let bc3 = encode_surface(BcFormat::Bc3, w, h, &img, &s).unwrap();
+        for (b2, b3) in bc2.chunks(16).zip(bc3.chunks(16)) {
+            assert_eq!(b2[8..], b3[8..], "the colour half is BC3's");
+        }
+        let dec = decode_surface(BcFormat::Bc2, w, h, &bc2).unwrap();
+        for (i, px) in dec.chunks(4).enumerate() {
+            let nearest = (0..16u8).map(|q| q * 17).min_by_key(|&v| v.abs_diff(i as u8)).unwrap();
+            assert_eq!(px[3], nearest, "alpha {i}");
+        }
+        let (p2, p3) =
+            (round_trip_psnr(BcFormat::Bc2, w, h, &img, &s, 3), round_trip_psnr(BcFormat::Bc3, w, h, &img, &s, 3));
+        assert_eq!(p2, p3, "the same colour as BC3");
+        // Odd sizes: the padded alpha does not leak into the real texels.
+        let img = test_image(5, 3, 0, true);
+        let dec = decode_surface(BcFormat::Bc2, 5, 3, &encode_surface(BcFormat::Bc2, 5, 3, &img, &s).unwrap()).unwrap();
+        for (p, q) in img.chunks(4).zip(dec.chunks(4)) {
+            assert!(p[3].abs_diff(q[3]) <= 8, "{} vs {}", p[3], q[3]);
         }
     }
 
@@ -247,9 +303,8 @@ mod tests {
             Err(BcError::ImageLength { width: 4, height: 4, expected: 64, found: 60 })
         );
         assert!(matches!(encode_surface(BcFormat::Bc1, 0, 4, &[], &s), Err(BcError::Dimension { .. })));
-        for format in [BcFormat::Bc2, BcFormat::Bc6h] {
-            assert_eq!(encode_surface(format, 4, 4, &[0; 64], &s), Err(BcError::EncodeUnsupported { format }));
-        }
+        let format = BcFormat::Bc6h;
+        assert_eq!(encode_surface(format, 4, 4, &[0; 64], &s), Err(BcError::EncodeUnsupported { format }));
     }
 
     proptest! {

@@ -63,11 +63,11 @@ pub enum BcError {
         found: u64,
     },
 
-    /// The encoder has no path for this format (intel_tex_2 does not encode BC2; BC6H needs
-    /// half-float input, which sfsim's RGBA8 pipeline never has).
-    #[error("encoding {format:?} is not supported; expected BC1, BC3, BC4, BC5 or BC7")]
+    /// The encoder has no path for this format (BC6H needs half-float input, which sfsim's
+    /// RGBA8 pipeline never has).
+    #[error("encoding {format:?} is not supported; expected BC1, BC2, BC3, BC4, BC5 or BC7")]
     EncodeUnsupported {
-        /// The format asked for (BC2 or BC6H).
+        /// The format asked for (BC6H).
         format: BcFormat,
     },
 
