@@ -52,7 +52,7 @@ fn an_hour_under_load_leaks_nothing() {
             peak.0 = peak.0.max(engine.pool_used());
             peak.1 = peak.1.max(engine.staging_used());
             peak.2 = peak.2.max(engine.tiles_in_flight());
-            if frames % 900 == 0 {
+            if frames.is_multiple_of(900) {
                 engine.check_invariants(renderer).unwrap_or_else(|e| panic!("frame {frames}: {e}"));
             }
         },
@@ -80,9 +80,9 @@ fn an_hour_under_load_leaks_nothing() {
     let spans = engine.queue_spans();
     let background_requests: f64 = (0..4).filter_map(|i| outcome.stats.get(&format!("background{i}.completed"))).sum();
     let records = outcome.frames.capacity() * std::mem::size_of::<stream::StreamFrame>()
-        + engine.frame_reports().len() * std::mem::size_of::<sfsim::engine::FrameReport>()
+        + std::mem::size_of_val(engine.frame_reports())
         + (spans.mapping_calls.capacity() + spans.uploads.capacity() + spans.streaming_thread.capacity()) * 16
-        + engine.records().len() * std::mem::size_of::<sfsim::engine::TileRecord>()
+        + std::mem::size_of_val(engine.records())
         + outcome.transfers.capacity() * std::mem::size_of::<sfsim_models::nvme::Transfer>()
         + outcome.jobs.capacity() * std::mem::size_of::<sfsim_models::mdu::JobDone>()
         + (outcome.tile_latencies.capacity() + outcome.request_latencies.capacity()) * 8
