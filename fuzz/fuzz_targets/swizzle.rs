@@ -1,6 +1,8 @@
 //! The swizzle stage: `apply` (the MDU's direction) and `unapply` (the packer's) on fuzzed
 //! modes, block sizes and lengths (layout: `sfsim_fuzz::swizzle_input`). Where both
-//! succeed they are exact inverses and keep the length; `apply_into` agrees with `apply`.
+//! succeed they keep the length and `unapply` undoes `apply`; on short inputs also
+//! `apply` undoes `unapply` and `apply_into` agrees with `apply` (skipped on whole tiles
+//! to keep executions fast).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use sfsim_models::codec::swizzle::{apply, apply_into, unapply};
@@ -15,6 +17,9 @@ fuzz_target!(|data: &[u8]| {
     if let (Ok(a), Ok(u)) = (&applied, &unapplied) {
         assert_eq!(a.len(), bytes.len());
         assert_eq!(unapply(mode, block_bytes, a).expect("unapply of apply's output"), bytes);
+        if bytes.len() > 8192 {
+            return;
+        }
         assert_eq!(apply(mode, block_bytes, u).expect("apply of unapply's output"), bytes);
         let mut dst = vec![0u8; bytes.len()];
         apply_into(mode, block_bytes, &bytes, &mut dst).expect("apply_into");

@@ -1,5 +1,5 @@
 //! The MDU's zlib stage: `inflate` and `inflate_into` with a fuzzed declared size and
-//! stream (layout: u32 declared size mod 1 MiB + 1, then the stream). Both entry points
+//! stream (layout: u32 declared size mod 128 KiB + 1, then the stream). Both entry points
 //! and a reused `Inflater` must agree; a success is exactly the declared size.
 #![no_main]
 use libfuzzer_sys::fuzz_target;

@@ -3,6 +3,10 @@
 //! in scenarios/content/textures/ (cropped and packed as `sfsim pack` packs them), the
 //! scenario, sweep and camera files. Usage: `sfsim-fuzz-seedgen <corpus dir>`.
 
+// Built with the fuzz targets' flags (one build for both), whose coverage hooks live in
+// libFuzzer: link it, though this binary has no fuzz target.
+extern crate libfuzzer_sys;
+
 use sfsim::content::mipgen::Image;
 use sfsim::content::pack::{load_image, pack, pack_dds, pack_set, PackOptions, PackedTexture};
 use sfsim_fuzz::{bcpack_seed, mdu_seed, repo_root};
@@ -79,7 +83,9 @@ fn main() {
     // zlib: real tile prefixes through several encoders; u32 declared size first.
     for (t, data) in [("bc1", &bc1), ("bc5", &bc5), ("bc7", &bc7)] {
         for len in [256usize, 2048, 8192] {
-            for (e, encoder) in [("z9", Encoder::ZLIB_BEST), ("z1", Encoder::zlib(1).unwrap()), ("ld12", Encoder::LIBDEFLATE_BEST)] {
+            for (e, encoder) in
+                [("z9", Encoder::ZLIB_BEST), ("z1", Encoder::zlib(1).unwrap()), ("ld12", Encoder::LIBDEFLATE_BEST)]
+            {
                 let mut seed = (len as u32).to_le_bytes().to_vec();
                 seed.extend_from_slice(&deflate(&data[..len], encoder));
                 c.put("zlib_decode", &format!("{t}-{len}-{e}"), &seed);
@@ -98,28 +104,32 @@ fn main() {
     };
     for mode in BcpackMode::ALL {
         let bb = mode.block_bytes();
-        for (profile, method, tag) in [(Profile::Small, Method::Modelled, "small"), (Profile::Fast, Method::Fast, "fast")] {
-            for (blocks, row) in [(16usize, 4u32), (64, 16), (256, mode.default_row_blocks()), (1024, mode.default_row_blocks())] {
+        for (profile, method, tag) in
+            [(Profile::Small, Method::Modelled, "small"), (Profile::Fast, Method::Fast, "fast")]
+        {
+            for (blocks, row) in
+                [(8usize, 3u32), (16, 4), (32, 8), (32, 32), (24, 40), (256, mode.default_row_blocks())]
+            {
                 let stream = encode_with(mode, &source(mode)[..blocks * bb], row, profile).unwrap();
                 let name = format!("{}-{blocks}", format!("{mode:?}").to_lowercase());
-                let mut raw = (blocks as u16).to_le_bytes().to_vec();
-                raw.extend_from_slice(&stream);
-                c.put("bcpack_decode", &format!("{tag}-{name}"), &raw);
+                if blocks <= 32 {
+                    c.put("bcpack_decode", &format!("{tag}-{name}-r{row}"), &stream);
+                }
                 if sfsim_models::codec::bcpack::Header::read(&stream).unwrap().method != method {
                     continue; // stored fallback, or no fast model for this mode
                 }
                 let target = format!("bcpack_{tag}_{}", format!("{mode:?}").to_lowercase());
-                c.put(&target, &name, &bcpack_seed(&stream).unwrap());
+                if let Some(seed) = bcpack_seed(&stream) {
+                    c.put(&target, &format!("{name}-r{row}"), &seed);
+                }
             }
         }
     }
-    let mut stored = 3u16.to_le_bytes().to_vec();
-    stored.extend_from_slice(&encode(BcpackMode::Bc1, &[0x11; 24]).unwrap());
-    c.put("bcpack_decode", "stored-bc1-3", &stored);
+    c.put("bcpack_decode", "stored-bc1-3", &encode(BcpackMode::Bc1, &[0x11; 24]).unwrap());
 
     // Swizzle: every mode over real bytes, short units and whole tiles (layout in lib.rs).
     for mode in 0u8..7 {
-        for (bb, sel, n) in [(0u8, 0u8, 4096u16), (1, 0, 1024), (0, 1, 0), (1, 3, 512)] {
+        for (bb, sel, n) in [(0u8, 0u8, 4096u16), (1, 0, 1024), (0, 3, 0), (1, 7, 512)] {
             let mut seed = vec![mode, bb, sel];
             seed.extend_from_slice(&n.to_le_bytes());
             seed.extend_from_slice(&bc1[..509]);
@@ -144,7 +154,11 @@ fn main() {
         let options = RequestOptions { zlib, bcpack_mode, swizzle_mode };
         // A BCPack stream may not deflate smaller (the MDU's rule): no seed then.
         let Ok(packed) = mdu_pack(options, bb, &data[..len], Encoding::default()) else { continue };
-        c.put("mdu_decode", &format!("{i}-z{}-b{bcpack_mode}-s{swizzle_mode}", zlib as u8), &mdu_seed(&packed.request, &packed.bytes));
+        c.put(
+            "mdu_decode",
+            &format!("{i}-z{}-b{bcpack_mode}-s{swizzle_mode}", zlib as u8),
+            &mdu_seed(&packed.request, &packed.bytes),
+        );
     }
 
     // Containers and DDS: crops of the real textures, packed as `sfsim pack` packs them.
@@ -153,11 +167,20 @@ fn main() {
     let normal = load_image(&textures.join("ldr-xy-normal1.png")).unwrap();
     let spec = load_image(&textures.join("ldr-rgba-specgloss.png")).unwrap();
     let packs: Vec<(&str, PackedTexture)> = vec![
-        ("bc1-64-sfs", pack(&crop(&diffuse, 512, 512, 64, 64), &options(BcFormat::Bc1, TileMode::Sfs), &|| {}).unwrap()),
+        (
+            "bc1-64-sfs",
+            pack(&crop(&diffuse, 512, 512, 64, 64), &options(BcFormat::Bc1, TileMode::Sfs), &|| {}).unwrap(),
+        ),
         ("bc7-64-mip", pack(&crop(&diffuse, 0, 0, 64, 64), &options(BcFormat::Bc7, TileMode::Mip), &|| {}).unwrap()),
-        ("bc5-128-tile64k", pack(&crop(&normal, 0, 0, 128, 128), &options(BcFormat::Bc5, TileMode::Tile64k), &|| {}).unwrap()),
+        (
+            "bc5-128-tile64k",
+            pack(&crop(&normal, 0, 0, 128, 128), &options(BcFormat::Bc5, TileMode::Tile64k), &|| {}).unwrap(),
+        ),
         ("bc4-32-sfs", pack(&crop(&spec, 64, 64, 32, 32), &options(BcFormat::Bc4, TileMode::Sfs), &|| {}).unwrap()),
-        ("bc1-512x256-sfs", pack(&crop(&diffuse, 256, 256, 512, 256), &options(BcFormat::Bc1, TileMode::Sfs), &|| {}).unwrap()),
+        (
+            "bc1-512x256-sfs",
+            pack(&crop(&diffuse, 256, 256, 512, 256), &options(BcFormat::Bc1, TileMode::Sfs), &|| {}).unwrap(),
+        ),
     ];
     for (name, p) in &packs {
         c.put("container", name, &p.container);
@@ -169,7 +192,8 @@ fn main() {
     ];
     c.put("container", "set-64", &pack_set(&trio).unwrap());
     let dds_bc1 = dds(BcFormat::Bc1, 64, 64, true, &bc1);
-    let from_dds = pack_dds(&DdsImage::read(&dds_bc1).unwrap(), &options(BcFormat::Bc1, TileMode::Sfs), &|| {}).unwrap();
+    let from_dds =
+        pack_dds(&DdsImage::read(&dds_bc1).unwrap(), &options(BcFormat::Bc1, TileMode::Sfs), &|| {}).unwrap();
     c.put("container", "bc1-64-from-dds", &from_dds.container);
 
     c.put("dds", "bc1-64-srgb", &dds_bc1);
