@@ -1,0 +1,11 @@
+//! Camera keyframe RON (`KeyframePath::from_text`), then poses at awkward times.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use sfsim::camera::KeyframePath;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    if let Ok(path) = KeyframePath::from_text(text, std::path::Path::new("fuzz.keys.ron")) {
+        sfsim_fuzz::poses(&path);
+    }
+});
