@@ -126,7 +126,6 @@ fn open(args: &InputArgs) -> anyhow::Result<(SourceKind, Box<dyn CameraPath>)> {
 }
 
 fn execute_record(args: RecordArgs) -> anyhow::Result<()> {
-    sfsim::output::prepare_file(&args.out)?;
     let (kind, path) = open(&args.input)?;
     let fps = args.input.fps;
     let frames = match args.frames.or_else(|| frames_to_cover(path.as_ref(), fps)) {

@@ -45,17 +45,23 @@ pub fn prepare_dir(dir: &Path) -> Result<(), OutputError> {
     std::fs::remove_file(&probe).map_err(fail)
 }
 
-/// Checks, before any work, that `file` can be written: its folder is created (like
-/// [`prepare_dir`]) and `file` itself is not a folder.
+/// Checks, before any work, that `file` can be written: it is not a folder, and its folder
+/// exists (it is not created: a typo in an output file's path must not make folders) and
+/// takes a probe file.
 pub fn prepare_file(file: &Path) -> Result<(), OutputError> {
+    let fail = |what: String| OutputError::Write {
+        path: file.to_path_buf(),
+        source: std::io::Error::new(std::io::ErrorKind::InvalidInput, what),
+    };
     if file.is_dir() {
-        let source = std::io::Error::new(std::io::ErrorKind::AlreadyExists, "it is a folder; name a file");
-        return Err(OutputError::Write { path: file.to_path_buf(), source });
+        return Err(fail("it is a folder; name a file".to_string()));
     }
-    match file.parent().filter(|p| !p.as_os_str().is_empty()) {
-        Some(dir) => prepare_dir(dir),
-        None => Ok(()),
+    let dir = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        return Err(fail(format!("its folder {} does not exist", dir.display())));
     }
+    let probe = dir.join(".sfsim-write-check");
+    std::fs::write(&probe, b"").and_then(|()| std::fs::remove_file(&probe)).map_err(|e| fail(e.to_string()))
 }
 
 /// Writes every output of a run; `stats` already holds the host figures if wanted.
