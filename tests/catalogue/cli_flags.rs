@@ -86,29 +86,13 @@ pub fn cases() -> Vec<Case> {
             &["frame", "s.ron"],
             &["s.ron: sfsim frame needs a Render workload (this scenario's workload is not one)"],
         )
-        .file(
-            "s.ron",
-            r#"Scenario(
-  name: "t",
-  duration: "100ms",
-  workload: Io(()),
-)
-"#,
-        ),
+        .file("s.ron", super::GOOD_SCENARIO),
         Case::new(
             "cli: frame textures zero",
             &["frame", "s.ron", "--textures", "0"],
             &["invalid value '0' for '--textures <TEXTURES>': 0 is not in 1..=256"],
         )
-        .file(
-            "s.ron",
-            r#"Scenario(
-  name: "t",
-  duration: "100ms",
-  workload: Io(()),
-)
-"#,
-        ),
+        .file("s.ron", super::GOOD_SCENARIO),
         Case::new(
             "cli: regress missing folder",
             &["regress", "--baselines", "nope"],

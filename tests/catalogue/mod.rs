@@ -18,6 +18,9 @@ use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// A valid 100 ms IO scenario: the base that flag and output cases run.
+pub const GOOD_SCENARIO: &str = "Scenario(\n  name: \"t\",\n  duration: \"100ms\",\n  workload: Io(()),\n)\n";
+
 /// One malformed input and what sfsim must say about it.
 pub struct Case {
     /// Short name, shown when the case fails.
