@@ -12,6 +12,7 @@ mod dds_interop;
 mod determinism;
 mod engine;
 mod engine_timing;
+mod faults;
 mod feedback;
 mod feedback_rate;
 mod io_curves;

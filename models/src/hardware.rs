@@ -5,6 +5,7 @@
 //! every field has a default (the SPEC value) and unknown fields are rejected.
 
 use crate::config::ConfigError;
+use crate::faults::FaultConfig;
 use crate::mdu::MduConfig;
 use crate::nvme::NvmeConfig;
 use crate::units::Bytes;
@@ -20,11 +21,18 @@ pub struct Hardware {
     pub staging: Bytes,
     /// The Memory Decompression Unit.
     pub mdu: MduConfig,
+    /// Faults injected into the path (all off).
+    pub faults: FaultConfig,
 }
 
 impl Default for Hardware {
     fn default() -> Self {
-        Hardware { nvme: NvmeConfig::default(), staging: Bytes::mib(32), mdu: MduConfig::default() }
+        Hardware {
+            nvme: NvmeConfig::default(),
+            staging: Bytes::mib(32),
+            mdu: MduConfig::default(),
+            faults: FaultConfig::default(),
+        }
     }
 }
 
@@ -35,6 +43,7 @@ impl Hardware {
     pub fn validate(&self) -> Result<(), ConfigError> {
         self.nvme.validate().map_err(|e| e.within("hardware.nvme"))?;
         self.mdu.validate().map_err(|e| e.within("hardware.mdu"))?;
+        self.faults.validate(&self.nvme, &self.mdu).map_err(|e| e.within("hardware.faults"))?;
         // An IO larger than the whole buffer could never be staged: the path would stall.
         if self.staging < self.nvme.max_io {
             return Err(ConfigError::new(

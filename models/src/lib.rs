@@ -13,12 +13,15 @@
 //! - [`texture`]: BC formats, 64 KiB tile shapes, mip chains, the packed tail, tile
 //!   addressing, MinMip and feedback map sizes.
 //! - [`codec`]: the MDU's functional stages (zlib, BCPack stand-in, swizzle) and BC formats.
+//! - [`faults`]: fault injection on the DirectStorage path (`hardware.faults`).
 //! - [`gpu`]: 5.3 LOD values, sampler feedback maps, MinMip maps and filter, the sampler.
 
 #[warn(missing_docs)]
 pub mod codec;
 #[warn(missing_docs)]
 pub mod config;
+#[warn(missing_docs)]
+pub mod faults;
 #[warn(missing_docs)]
 pub mod gpu;
 #[warn(missing_docs)]

@@ -46,7 +46,15 @@ impl Engine {
             }
             keep
         });
+        self.lists.backing_off.retain(|id| {
+            let keep = now.saturating_sub(db.state(*id).last_seen) <= horizon;
+            if !keep {
+                dropped.push(*id);
+            }
+            keep
+        });
         for id in dropped {
+            self.abandoned(id);
             self.db.forget(id);
         }
         Ok(())

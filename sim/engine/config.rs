@@ -4,6 +4,7 @@
 use super::eviction::EvictionKind;
 use super::feedback::FeedbackPolicyKind;
 use super::load_order::LoadOrderKind;
+use super::retry::RetryConfig;
 use super::timeline::{Completions, GpuCosts};
 use serde::{Deserialize, Serialize};
 use sfsim_models::units::{Bytes, Time};
@@ -107,6 +108,8 @@ pub struct EngineConfig {
     pub gpu: GpuCosts,
     /// How completions are noticed: once per frame (the sample's) or by a streaming thread.
     pub completions: Completions,
+    /// How failed loads are retried (`hardware.faults`).
+    pub retry: RetryConfig,
 }
 
 impl Default for EngineConfig {
@@ -123,6 +126,7 @@ impl Default for EngineConfig {
             cpu: CpuCosts::default(),
             gpu: GpuCosts::default(),
             completions: Completions::default(),
+            retry: RetryConfig::default(),
         }
     }
 }
@@ -161,6 +165,7 @@ impl EngineConfig {
             ));
         }
         self.cpu.validate().map_err(|e| e.within("cpu"))?;
+        self.retry.validate().map_err(|e| e.within("retry"))?;
         self.gpu.validate().map_err(|e| e.within("gpu"))
     }
 }

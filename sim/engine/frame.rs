@@ -139,7 +139,10 @@ impl Engine {
     /// the feedback thread's next step. The owner calls [`advance`](Engine::advance) then.
     pub fn next_event(&self) -> Option<Time> {
         let uploads = self.lists.uploading.front().map(|u| u.0);
-        [self.mapping.next_event(), uploads, self.next_feedback_event()].into_iter().flatten().min()
+        [self.mapping.next_event(), uploads, self.next_feedback_event(), self.next_tail_retry()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Runs everything due at `now`: mapping completions, the streaming thread's MinMip
@@ -153,6 +156,7 @@ impl Engine {
                 progressed |= self.stream_completions(now);
                 progressed |= self.land_uploads(now, renderer);
             }
+            progressed |= self.retry_tails(now, io)?;
             progressed |= self.run_feedback_thread(now, io, renderer)?;
             if !progressed {
                 return Ok(());

@@ -66,6 +66,22 @@ impl Engine {
                 }
             }
         }
+        // A load that failed is never visible, and no resident tile rests on one.
+        for &r in &self.retry.failed_records {
+            if let Some(rec) = self
+                .records()
+                .get(r as usize)
+                .filter(|rec| rec.visible.is_some() || rec.mapped.is_some() && rec.decompressed.is_some())
+            {
+                return Err(format!("{rec:?}: a failed load was made visible"));
+            }
+        }
+        for id in &self.lists.resident {
+            let s = self.db.state(*id);
+            if s.failed || s.record.is_some_and(|r| self.retry.failed_records.contains(&r)) {
+                return Err(format!("{id:?} is resident but its load failed"));
+            }
+        }
         // Lifecycle order of every load.
         for r in self.records() {
             let order = [r.submitted, r.read, r.decompressed];

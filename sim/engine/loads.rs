@@ -12,8 +12,9 @@ use std::collections::HashMap;
 
 /// What one in-flight request brings into memory.
 pub(super) enum InFlight {
-    /// A texture's packed mip tail (outside the pool, always resident).
-    Tail,
+    /// A texture's packed mip tail (outside the pool, always resident), and how many
+    /// times its reads failed before this one.
+    Tail { texture: u32, failures: u32 },
     /// A standard tile for its pool slot, and the staging bytes its request holds.
     Tile { tile: TileId, staging: u64 },
 }
@@ -53,7 +54,7 @@ impl InFlightRequests {
         let tag = self.next_tag;
         self.next_tag += 1;
         match &what {
-            InFlight::Tail => self.tails_pending += 1,
+            InFlight::Tail { .. } => self.tails_pending += 1,
             InFlight::Tile { staging, .. } => self.staging_used += staging,
         }
         self.by_tag.insert(tag, what);
@@ -64,10 +65,18 @@ impl InFlightRequests {
     pub fn complete(&mut self, tag: u64) -> Option<InFlight> {
         let done = self.by_tag.remove(&tag)?;
         match &done {
-            InFlight::Tail => self.tails_pending -= 1,
+            InFlight::Tail { .. } => self.tails_pending -= 1,
             InFlight::Tile { staging, .. } => self.staging_used -= staging,
         }
         Some(done)
+    }
+
+    /// The tile request `tag` loads, if it is a tile load in flight.
+    pub fn tile_of(&self, tag: u64) -> Option<TileId> {
+        match self.by_tag.get(&tag)? {
+            InFlight::Tile { tile, .. } => Some(*tile),
+            InFlight::Tail { .. } => None,
+        }
     }
 
     /// Whether `bytes` more fit the staging memory left.

@@ -14,6 +14,7 @@
 mod analysis;
 mod config;
 mod content;
+mod corrupt;
 mod error;
 pub mod eviction;
 pub mod feedback;
@@ -28,6 +29,7 @@ mod packed;
 mod pass;
 mod pool;
 mod report;
+mod retry;
 mod stats;
 mod submit;
 mod tiles;
@@ -35,6 +37,7 @@ mod timeline;
 
 pub use config::{CpuCosts, EngineConfig};
 pub use content::{ContentConfig, ContentModel, FileLayout, SyntheticContent, SyntheticFiles, TileStream};
+pub use corrupt::CorruptCheck;
 pub use error::EngineError;
 pub use eviction::{EvictionKind, EvictionPolicy};
 pub use feedback::{FeedbackPolicy, FeedbackPolicyKind, TextureGroup};
@@ -42,6 +45,7 @@ pub use lifecycle::{LatencyStage, TileRecord, LATENCY_STAGES};
 pub use load_order::{LoadOrder, LoadOrderKind, SeenTile};
 pub use packed::{PackedConfig, PackedContent, Verifier, Verify};
 pub use report::{Bottleneck, FrameReport};
+pub use retry::RetryConfig;
 pub use tiles::{Status, TileDb, TileId, TileState};
 pub use timeline::{Completions, FrameGpu, FrameWork, GpuCosts, QueueSpans};
 
@@ -53,6 +57,7 @@ use minmip::MinMipMaps;
 use pass::FeedbackThread;
 use pool::TilePool;
 use sfsim_models::gpu::Lod53;
+use sfsim_models::nvme::IoStatus;
 use sfsim_models::texture::{TextureDesc, TileCoord};
 use sfsim_models::units::{Bytes, Time};
 use stats::EngineCounters;
@@ -87,6 +92,9 @@ impl Policies {
 struct TileLists {
     /// "Seen Tiles": requested, waiting for staging memory and a pool slot.
     seen: Vec<TileId>,
+    /// Seen tiles whose last load failed, waiting out their back-off before they rejoin
+    /// `seen` (kept apart: a submission pass rewrites `seen` when it ends).
+    backing_off: Vec<TileId>,
     /// "Complete Tiles": loaded and mapped, visible from the next frame.
     complete: Vec<TileId>,
     /// Visible through the MinMip map (order is irrelevant: policies sort what they need).
@@ -120,6 +128,7 @@ pub struct Engine {
     policies: Policies,
     content: Box<dyn ContentModel>,
     counters: EngineCounters,
+    retry: retry::Retries,
 }
 
 impl Engine {
@@ -150,6 +159,7 @@ impl Engine {
             policies,
             content,
             counters: EngineCounters::default(),
+            retry: retry::Retries::default(),
         }
     }
 
@@ -157,23 +167,26 @@ impl Engine {
     /// creation (it lives outside the tile pool and stays resident).
     pub fn load_tails(&mut self, now: Time, io: &mut IoPath) -> Result<(), EngineError> {
         for t in 0..self.db.texture_count() {
-            let desc = *self.db.desc(t);
-            let tiles = desc.packed_tail_tiles();
-            if tiles == 0 {
-                continue;
+            if self.db.desc(t).packed_tail_tiles() > 0 {
+                self.counters.tails.requests += 1;
+                self.enqueue_tail(now, t, 0, io)?;
             }
-            let first = TileCoord { mip: desc.first_packed_mip(), x: 0, y: 0 };
-            let one = self.content.stream(t, desc.format, first);
-            // The tail's tiles are one stream each, stored back to back.
-            let request = request_for(&vec![one; tiles as usize]);
-            let invalid = |source| EngineError::InvalidRequest { texture: t, tile: first, what: "packed tail", source };
-            request.validate().map_err(invalid)?;
-            self.counters.tails.requests += 1;
-            self.counters.tails.bytes += request.source_size.0;
-            let tag = self.requests.add(InFlight::Tail);
-            io.enqueue(now, request, tag).map_err(invalid)?;
         }
         Ok(())
+    }
+
+    /// Reads texture `t`'s packed tail (after `failures` failed reads of it).
+    fn enqueue_tail(&mut self, now: Time, t: u32, failures: u32, io: &mut IoPath) -> Result<(), EngineError> {
+        let desc = *self.db.desc(t);
+        let first = TileCoord { mip: desc.first_packed_mip(), x: 0, y: 0 };
+        let one = self.content.stream(t, desc.format, first);
+        // The tail's tiles are one stream each, stored back to back.
+        let request = request_for(&vec![one; desc.packed_tail_tiles() as usize]);
+        let invalid = |source| EngineError::InvalidRequest { texture: t, tile: first, what: "packed tail", source };
+        request.validate().map_err(invalid)?;
+        self.counters.tails.bytes += request.source_size.0;
+        let tag = self.requests.add(InFlight::Tail { texture: t, failures });
+        io.enqueue(now, request, tag).map_err(invalid)
     }
 
     /// The engine's parameters.
@@ -293,6 +306,10 @@ impl Engine {
     fn mappings_done(&mut self, now: Time) {
         while let Some((end, ids)) = self.mapping.pop_done(now) {
             for id in ids {
+                if self.db.state(id).failed {
+                    self.release_failed(id, end);
+                    continue;
+                }
                 if let Some(r) = self.db.record_mut(id) {
                     r.mapped = Some(end);
                 }
@@ -310,12 +327,23 @@ impl Engine {
         }
     }
 
-    /// A request's data reached memory; returns the tiles it carried (none for a tail or a
-    /// request the engine did not make).
+    /// The tile a request in flight loads (`None` for a packed tail or an unknown tag).
+    pub fn tile_of_request(&self, tag: u64) -> Option<TileId> {
+        self.requests.tile_of(tag)
+    }
+
+    /// A request's data reached memory; returns the tiles it carried (none for a tail, a
+    /// failed request or a request the engine did not make).
     pub fn io_completed(&mut self, c: &Completed) -> Vec<TileId> {
+        if c.status != IoStatus::Ok {
+            if let Some(what) = self.requests.complete(c.tag) {
+                self.load_failed(c, what);
+            }
+            return Vec::new();
+        }
         match self.requests.complete(c.tag) {
-            Some(InFlight::Tail) => {
-                if self.requests.tails_pending() == 0 {
+            Some(InFlight::Tail { .. }) => {
+                if self.requests.tails_pending() == 0 && self.retry.tails.is_empty() {
                     self.counters.tails.loaded_at = Some(c.done);
                 }
                 Vec::new()
@@ -326,7 +354,9 @@ impl Engine {
                     r.read = Some(c.read);
                     r.decompressed = Some(c.done);
                 }
-                self.db.state_mut(tile).io_done = true;
+                let s = self.db.state_mut(tile);
+                s.io_done = true;
+                s.failures = 0;
                 self.maybe_complete(tile);
                 vec![tile]
             }

@@ -229,17 +229,23 @@ impl PackedContent {
 
     /// The container and stream index that virtual `tile` of `texture` reads.
     fn locate(&self, texture: u32, tile: TileCoord) -> (&Source, usize) {
+        let (source, index) = self.locate_stream(texture, tile);
+        (&self.sources[source], index)
+    }
+
+    /// The container (its index in `sources`) and stream index `tile` of `texture` reads.
+    fn locate_stream(&self, texture: u32, tile: TileCoord) -> (usize, usize) {
         let b = self.binding(texture);
         let source = &self.sources[b.source];
         if tile.mip >= b.first_packed_mip {
-            return (source, source.tail);
+            return (b.source, source.tail);
         }
         let last = source.grid.len() as i64 - 1;
         let mip = (i64::from(tile.mip) - b.shift).clamp(0, last) as u32;
         let (tx, ty) = source.grid[mip as usize];
         let coord = TileCoord { mip, x: tile.x % tx, y: tile.y % ty };
         // `Source::new` indexed every tile of every streamable mip.
-        (source, source.tiles[&coord])
+        (b.source, source.tiles[&coord])
     }
 
     fn binding(&self, texture: u32) -> Binding {
@@ -253,6 +259,12 @@ impl PackedContent {
             Verify::None => false,
             Verify::Sample => tile_hash(self.cfg.seed, texture, tile).is_multiple_of(u64::from(self.cfg.sample_every)),
         }
+    }
+
+    /// The container and the index of the stream `tile` of `texture` reads.
+    pub fn stream_of(&self, texture: u32, tile: TileCoord) -> (&Container, usize) {
+        let (source, index) = self.locate(texture, tile);
+        (&source.container, index)
     }
 
     /// Decodes the stream the tile loaded through the functional MDU and checks its hash.

@@ -131,7 +131,7 @@ impl Engine {
             cpu.cost(cpu.analysis_per_texel, f.texels)
         };
         let result = self.analyse(now, f.written, &f.requested);
-        let order = self.submission_order(&mut report);
+        let order = self.submission_order(now, &mut report);
         let at = now + report.cpu_analysis + report.cpu_sort;
         report.pass_start = Some(now);
         self.reports[due.frame] = report;

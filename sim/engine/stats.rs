@@ -74,6 +74,7 @@ impl Engine {
             "tile latency p95 in frames",
         );
         self.push_stage_stats(s);
+        self.push_retry_stats(s);
         let c = &self.counters;
         s.push("engine.loads", Some(c.loads as f64), "count", "DirectStorage tile loads submitted");
         s.push(

@@ -32,7 +32,17 @@ pub(super) enum Step {
 impl Engine {
     /// Seen Tiles in the load order's sequence, for a submission pass; the sort's CPU cost
     /// goes to `report`.
-    pub(super) fn submission_order(&mut self, report: &mut FrameReport) -> Vec<SeenTile> {
+    pub(super) fn submission_order(&mut self, now: Time, report: &mut FrameReport) -> Vec<SeenTile> {
+        if !self.lists.backing_off.is_empty() {
+            // Failed tiles whose back-off is over rejoin Seen Tiles; the rest sit this one out.
+            let waiting = std::mem::take(&mut self.lists.backing_off);
+            let (ready, still): (Vec<TileId>, Vec<TileId>) = waiting
+                .into_iter()
+                .filter(|id| self.db.state(*id).status == Status::Seen)
+                .partition(|id| self.db.state(*id).retry_after <= now);
+            self.lists.seen.extend(ready);
+            self.lists.backing_off = still;
+        }
         let n = self.lists.seen.len() as u64;
         if n > 1 {
             report.cpu_sort += self.cfg.cpu.cost(self.cfg.cpu.sort_per_tile, n * u64::from(64 - n.leading_zeros()));
@@ -192,6 +202,9 @@ impl Engine {
             s.slot = Some(slot);
             s.io_done = false;
             s.mapped = false;
+            if s.failures > 0 {
+                self.retry.retries += 1;
+            }
             batch.push((request, self.requests.add(InFlight::Tile { tile: id, staging: staging_need(stream) })));
             self.counters.loads += 1;
         }

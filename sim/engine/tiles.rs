@@ -57,6 +57,12 @@ pub struct TileState {
     pub mapped: bool,
     /// Index of its current lifecycle record in [`TileDb::records`].
     pub record: Option<u32>,
+    /// Consecutive failed loads (`hardware.faults`); back to 0 once a load succeeds.
+    pub failures: u8,
+    /// After a failure: not submitted again before this time (its back-off).
+    pub retry_after: Time,
+    /// The load in flight failed; its slot is freed once its mapping call is done.
+    pub failed: bool,
 }
 
 impl Default for TileState {
@@ -69,6 +75,9 @@ impl Default for TileState {
             io_done: false,
             mapped: false,
             record: None,
+            failures: 0,
+            retry_after: Time::ZERO,
+            failed: false,
         }
     }
 }

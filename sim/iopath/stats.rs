@@ -3,6 +3,7 @@
 
 use super::IoPath;
 use crate::stats::StatSet;
+use sfsim_models::nvme::IoStatus;
 use sfsim_models::units::Time;
 
 impl IoPath {
@@ -100,6 +101,61 @@ impl IoPath {
             Some(self.staging.peak().0 as f64 / (1u64 << 20) as f64),
             "MiB",
             "highest staging-buffer occupancy",
+        );
+        self.push_fault_stats(s, duration);
+    }
+
+    /// The fault stats, only when the path injects faults (so runs without keep their
+    /// stats.json exactly): `faults.injected.*` per kind, `request.failed.*` per status,
+    /// the guarantee's `nvme.guarantee_violations` and `nvme.min_window_rate`,
+    /// `nvme.throttle_time` and `mdu.units_lost`.
+    pub fn push_fault_stats(&self, s: &mut StatSet, duration: Time) {
+        if !self.report_faults {
+            return;
+        }
+        let dev = self.device.stats();
+        let f = dev.faults;
+        let injected = [
+            ("io_error", f.io_error, "IOs the drive failed with a read error"),
+            ("timeout", f.timeout, "IOs that hung and were failed after hardware.faults.timeout"),
+            ("latency_spike", f.latency_spike, "IOs delayed by hardware.faults.latency_spikes.extra"),
+            ("corrupt", f.corrupt, "IOs whose payload arrived corrupt"),
+        ];
+        for (name, n, what) in injected {
+            s.push(&format!("faults.injected.{name}"), Some(n as f64), "count", what);
+        }
+        for status in [IoStatus::IoError, IoStatus::Timeout, IoStatus::Corrupt] {
+            s.push(
+                &format!("request.failed.{}", status.name()),
+                Some(self.completed_with(status) as f64),
+                "count",
+                format!("requests that completed with status {} (no usable data)", status.name()),
+            );
+        }
+        let window = self.device.window();
+        s.push(
+            "nvme.guarantee_violations",
+            Some(dev.guarantee_violations as f64),
+            "count",
+            format!("times the bytes of a full {window} window fell below the guarantee while IO was queued"),
+        );
+        s.push(
+            "nvme.min_window_rate",
+            dev.window_min.map(|b| b.as_mb_f64() / window.as_secs_f64()),
+            "MB/s",
+            format!("the least rate over any full {window} window while IO was queued (null: no such window)"),
+        );
+        s.push(
+            "nvme.throttle_time",
+            Some(dev.throttled.as_ms_f64()),
+            "ms",
+            "channel time lost to hardware.faults.throttle (outside the guarantee governor)",
+        );
+        s.push(
+            "mdu.units_lost",
+            Some(f64::from(self.mdu.units_lost(duration))),
+            "count",
+            "MDU units out of service at the end of the run (hardware.faults.mdu_unit_lost_at)",
         );
     }
 }

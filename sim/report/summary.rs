@@ -14,6 +14,8 @@ pub(super) struct Summary {
     pub bottleneck: Option<Bottleneck>,
     /// Visual-quality figures, in display order.
     pub quality: Vec<Figure>,
+    /// Fault-injection figures (`hardware.faults`), in display order; empty without faults.
+    pub faults: Vec<Figure>,
     /// Abnormal findings; empty means "nothing abnormal".
     pub warnings: Vec<String>,
 }
@@ -81,6 +83,24 @@ const QUALITY: [&str; 5] = [
     "quality.cuts_never_sharp",
 ];
 
+/// The fault stats shown, in display order (present only in runs that inject faults).
+const FAULTS: [&str; 14] = [
+    "faults.injected.io_error",
+    "faults.injected.timeout",
+    "faults.injected.latency_spike",
+    "faults.injected.corrupt",
+    "request.failed.io_error",
+    "request.failed.timeout",
+    "request.failed.corrupt",
+    "engine.load_failures",
+    "engine.retries",
+    "engine.retry_give_ups",
+    "engine.retries_pending",
+    "nvme.throttle_time",
+    "nvme.min_window_rate",
+    "mdu.units_lost",
+];
+
 /// A finite value of the stat called `name`, if the run produced one.
 fn value(stats: &[StatRow], name: &str) -> Option<f64> {
     stats.iter().find(|s| s.name == name).and_then(|s| s.value).filter(|v| v.is_finite())
@@ -99,6 +119,7 @@ pub(super) fn summarize(stats: &[StatRow], guarantee: Option<&DriveGuarantee>) -
         latency: latency(stats),
         bottleneck: bottleneck(stats),
         quality: QUALITY.iter().filter_map(|name| figure(stats, name)).collect(),
+        faults: FAULTS.iter().filter_map(|name| figure(stats, name)).collect(),
         warnings: Vec::new(),
         drive: None,
     };
@@ -185,6 +206,21 @@ fn warnings(stats: &[StatRow], drive: Option<&DriveUse>) -> Vec<String> {
             count(g.window_ms),
             count(g.mb_per_window())
         ));
+    }
+    if let Some(n) = positive("nvme.guarantee_violations") {
+        let least =
+            value(stats, "nvme.min_window_rate").map_or(String::new(), |r| format!(", least {} MB/s", count(r)));
+        w.push(format!(
+            "guarantee violation: the drive fell below its guaranteed rate over a full window {} times{least} \
+             (nvme.guarantee_violations, nvme.min_window_rate)",
+            count(n)
+        ));
+    }
+    if let Some(n) = positive("engine.retry_give_ups") {
+        w.push(format!("{} failed tiles were given up after their retries (engine.retry_give_ups)", count(n)));
+    }
+    if let Some(n) = positive("mdu.units_lost") {
+        w.push(format!("{} MDU unit(s) lost during the run (mdu.units_lost)", count(n)));
     }
     for s in stats {
         let lower = s.name.to_ascii_lowercase();
@@ -332,5 +368,24 @@ mod tests {
         set(&mut stats, "engine.evictions", Some(40.0));
         let w = summarize(&stats, Some(&G)).warnings;
         assert!(w.len() == 1 && w[0].contains("pool.occupancy.max") && w[0].contains("40"), "{w:?}");
+    }
+
+    #[test]
+    fn faults_show_only_when_injected_and_violations_warn() {
+        assert!(summarize(&clean_stream(), Some(&G)).faults.is_empty());
+        let mut stats = clean_stream();
+        stats.push(row("faults.injected.io_error", Some(12.0), "count"));
+        stats.push(row("engine.retries", Some(11.0), "count"));
+        stats.push(row("engine.retry_give_ups", Some(1.0), "count"));
+        stats.push(row("nvme.guarantee_violations", Some(2.0), "count"));
+        stats.push(row("nvme.min_window_rate", Some(495.0), "MB/s"));
+        let s = summarize(&stats, Some(&G));
+        let names: Vec<&str> = s.faults.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["faults.injected.io_error", "engine.retries", "engine.retry_give_ups", "nvme.min_window_rate"]
+        );
+        assert!(s.warnings.iter().any(|w| w.contains("guarantee violation") && w.contains("495")), "{:?}", s.warnings);
+        assert!(s.warnings.iter().any(|w| w.contains("engine.retry_give_ups")), "{:?}", s.warnings);
     }
 }

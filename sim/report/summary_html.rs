@@ -51,6 +51,9 @@ pub(super) fn render(h: &mut String, s: &Summary) {
     if !s.quality.is_empty() {
         quality(h, &s.quality);
     }
+    if !s.faults.is_empty() {
+        faults(h, &s.faults);
+    }
     h.push_str("</div>\n");
     if s.warnings.is_empty() {
         h.push_str("<p class=\"clean\" id=\"summary-warnings\">Nothing abnormal.</p>\n");
@@ -192,6 +195,23 @@ fn quality(h: &mut String, q: &[Figure]) {
     h.push_str("<dl>\n");
     for f in q {
         item(h, &f.name, &with_unit(f.value, &f.unit));
+    }
+    h.push_str("</dl>\n</div>\n");
+}
+
+/// The "Faults" card: a line of the faults injected, then every fault figure.
+fn faults(h: &mut String, f: &[Figure]) {
+    card_open(h, "summary-faults", "Faults");
+    let injected: f64 = f.iter().filter(|x| x.name.starts_with("faults.injected.")).map(|x| x.value).sum();
+    let retries = f.iter().find(|x| x.name == "engine.retries").map(|x| x.value);
+    let line = match retries {
+        Some(r) => format!("Faults: {} injected, {} retries", super::format_value(injected), super::format_value(r)),
+        None => format!("Faults: {} injected", super::format_value(injected)),
+    };
+    let _ = writeln!(h, "<p id=\"summary-faults-line\">{}</p>", escape(&line));
+    h.push_str("<dl>\n");
+    for x in f {
+        item(h, &x.name, &with_unit(x.value, &x.unit));
     }
     h.push_str("</dl>\n</div>\n");
 }

@@ -81,6 +81,10 @@ impl<'a> Background<'a> {
     pub fn claim(&mut self, c: &Completed) -> bool {
         let Some(i) = self.titles.iter().position(|t| t.owns(c.tag)) else { return false };
         self.titles[i].completed(c);
+        // A failed request brought no data (the IO path counts it, request.failed.*).
+        if c.status != sfsim_models::nvme::IoStatus::Ok {
+            return true;
+        }
         self.latencies[i].push(c.done - c.enqueued);
         self.destination_bytes[i] += c.destination_size.0;
         true

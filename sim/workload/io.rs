@@ -10,7 +10,7 @@ use crate::workload::title::Title;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use sfsim_models::nvme::{RequestError, RequestOptions, SwizzleMode, BCPACK_MODE_MAX, MAX_ZLIB_OUTPUT};
+use sfsim_models::nvme::{IoStatus, RequestError, RequestOptions, SwizzleMode, BCPACK_MODE_MAX, MAX_ZLIB_OUTPUT};
 use sfsim_models::units::{Bytes, Time};
 use sfsim_models::ConfigError;
 
@@ -340,6 +340,11 @@ pub(super) fn drive(
         path.process(now, &mut completed);
         for c in completed.drain(..) {
             title.completed(&c);
+            // A failed request put no data in memory: the path counts it by status
+            // (request.failed.*), the title's throughput and latency leave it out.
+            if c.status != IoStatus::Ok {
+                continue;
+            }
             on_complete(&c);
             req_w.add_at(c.done, 1);
             latencies.push(c.done - c.enqueued);

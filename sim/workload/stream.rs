@@ -4,8 +4,8 @@
 
 use crate::camera::CameraSource;
 use crate::engine::{
-    ContentConfig, ContentModel, Engine, EngineConfig, EngineError, FrameReport, FrameWork, PackedContent, Policies,
-    SyntheticContent, Verifier,
+    ContentConfig, ContentModel, CorruptCheck, Engine, EngineConfig, EngineError, FrameReport, FrameWork,
+    PackedContent, Policies, SyntheticContent, Verifier,
 };
 use crate::iopath::{Completed, IoPath};
 use crate::kernel::Kernel;
@@ -19,7 +19,7 @@ use crate::workload::io::IoWorkload;
 use crate::workload::render::{ray_camera, RenderError, RenderWorkload};
 use serde::{Deserialize, Serialize};
 use sfsim_models::mdu::JobDone;
-use sfsim_models::nvme::Transfer;
+use sfsim_models::nvme::{IoStatus, Transfer};
 use sfsim_models::texture::TileCoord;
 use sfsim_models::units::Time;
 use sfsim_models::ConfigError;
@@ -253,19 +253,25 @@ pub fn run_with(
     let mut renderer =
         FeedbackRenderer::new(&scene, &cfg.effective_render(&policies)).map_err(|e| e.within("workload.render"))?;
     renderer.set_feedback_textures(|t| policies.feedback.has_feedback_map(t));
+    let mut corrupt: Option<CorruptCheck> = None;
     let (content, mut verifier): (Box<dyn ContentModel>, Option<Verifier>) = match &cfg.content {
         ContentConfig::Synthetic(s) => (Box::new(s.files(&scene.textures)), None),
         ContentConfig::Packed(p) => {
             let packed = std::sync::Arc::new(
                 PackedContent::open(p, &scenario.base_dir, &scene.textures).map_err(|e| e.within("workload"))?,
             );
-            let verifier = (cfg.mode == StreamMode::Full).then(|| Verifier::new(packed.clone()));
+            let full = cfg.mode == StreamMode::Full;
+            let verifier = full.then(|| Verifier::new(packed.clone()));
+            if full && scenario.hardware.faults.corrupt_rate.is_on() {
+                corrupt = Some(CorruptCheck::new(packed.clone()));
+            }
             (Box::new(packed), verifier)
         }
     };
     let frame_period = render.frame_time(1);
     let mut engine =
         Engine::new(&cfg.engine, &scene.textures, scenario.hardware.staging, content, policies, frame_period);
+    engine.set_report_retries(scenario.hardware.faults.any());
     engine.init_minmip(&mut renderer);
     engine.load_tails(Time::ZERO, &mut io)?;
 
@@ -307,6 +313,11 @@ pub fn run_with(
                 continue;
             }
             request_latencies.push(c.done - c.enqueued);
+            if c.status == IoStatus::Corrupt {
+                if let (Some(check), Some(id)) = (corrupt.as_mut(), engine.tile_of_request(c.tag)) {
+                    check.corrupt_loaded(id.texture, engine.tile_coord(id));
+                }
+            }
             let tiles = engine.io_completed(&c);
             // Host work on the loaded bytes: simulated time does not move.
             if let Some(v) = verifier.as_mut() {
@@ -403,6 +414,7 @@ pub fn run_with(
         format!("DirectStorage request latency {n}: enqueue → data in the pool")
     });
     io.push_io_counts(&mut stats);
+    io.push_fault_stats(&mut stats, scenario.duration);
     engine.push_stats(&mut stats, frame_period);
     push_bottleneck_stats(&mut stats, &bottlenecks);
     totals.push_quality_stats(&mut stats, "sampled texture reads", "");
@@ -411,6 +423,9 @@ pub fn run_with(
     background.push_stats(&mut stats, scenario.duration);
     if let Some(v) = &verifier {
         v.push_stats(&mut stats);
+    }
+    if let Some(c) = &corrupt {
+        c.push_stats(&mut stats);
     }
     Ok(StreamOutcome {
         stats,

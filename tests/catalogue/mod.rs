@@ -9,6 +9,7 @@
 mod cameras;
 mod cli_flags;
 mod dds;
+mod faults;
 mod files;
 mod scenarios;
 mod set_and_out;
@@ -60,6 +61,7 @@ fn all_cases() -> Vec<Case> {
     cases.extend(files::cases());
     cases.extend(cli_flags::cases());
     cases.extend(dds::cases());
+    cases.extend(faults::cases());
     cases
 }
 

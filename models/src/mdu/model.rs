@@ -33,6 +33,12 @@ pub trait MduModel: Send {
     /// Per-unit counters so far (jobs, busy time, bytes in and out), one entry per unit in
     /// unit order; the reports sum them and show each unit's busy share.
     fn unit_stats(&self) -> &[UnitStats];
+
+    /// Units out of service at `at` (a fault); they take no new jobs. Models without
+    /// faults keep the default: none.
+    fn units_lost(&self, _at: Time) -> u32 {
+        0
+    }
 }
 
 /// Builds sfsim's MDU timing model ([`Mdu`]) from `cfg`. Errors name the field of `cfg`

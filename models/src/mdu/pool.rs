@@ -78,6 +78,8 @@ pub struct Mdu {
     queue: VecDeque<(Job, Time)>,
     running: Vec<Option<(Job, Time, Time)>>,
     stats: Vec<UnitStats>,
+    /// When the last unit stops taking jobs (`hardware.faults.mdu_unit_lost_at`).
+    lost_at: Option<Time>,
 }
 
 impl Mdu {
@@ -89,6 +91,7 @@ impl Mdu {
             queue: VecDeque::new(),
             running: vec![None; cfg.units as usize],
             stats: vec![UnitStats::default(); cfg.units as usize],
+            lost_at: None,
         })
     }
 
@@ -113,8 +116,20 @@ impl Mdu {
         self.running.iter().filter(|r| r.is_some()).count()
     }
 
+    /// From `at` on the last unit takes no new jobs (a job it runs then still finishes):
+    /// later jobs queue for the units left.
+    pub fn lose_last_unit_at(&mut self, at: Time) {
+        self.lost_at = Some(at);
+    }
+
+    /// Units that take jobs at `now`.
+    fn working_units(&self, now: Time) -> usize {
+        let lost = self.lost_at.is_some_and(|at| at <= now) && self.running.len() > 1;
+        self.running.len() - usize::from(lost)
+    }
+
     fn dispatch(&mut self, now: Time) {
-        for unit in 0..self.running.len() {
+        for unit in 0..self.working_units(now) {
             if self.running[unit].is_none() {
                 let Some((job, _)) = self.queue.pop_front() else {
                     return;
@@ -165,6 +180,10 @@ impl MduModel for Mdu {
     fn unit_stats(&self) -> &[UnitStats] {
         &self.stats
     }
+
+    fn units_lost(&self, at: Time) -> u32 {
+        (self.running.len() - self.working_units(at)) as u32
+    }
 }
 
 #[cfg(test)]
@@ -203,5 +222,19 @@ mod tests {
         let order: Vec<(u64, u32)> = done.iter().map(|d| (d.id, d.unit)).collect();
         assert_eq!(order, vec![(0, 0), (1, 1), (2, 0)]);
         assert_eq!(done[2].start, done[0].end);
+    }
+
+    #[test]
+    fn a_lost_unit_takes_no_new_jobs() {
+        let mut mdu = Mdu::new(&MduConfig::default()).unwrap();
+        mdu.lose_last_unit_at(Time::ZERO);
+        for id in 0..3 {
+            mdu.submit(Time::ZERO, job(id, 16_000, 32_000));
+        }
+        assert_eq!((mdu.busy_units(), mdu.units_lost(Time::ZERO)), (1, 1));
+        let mut done = Vec::new();
+        mdu.advance(Time::from_ms(1), &mut done);
+        assert!(done.iter().all(|d| d.unit == 0), "{done:?}");
+        assert_eq!(done[2].start, done[1].end);
     }
 }

@@ -12,16 +12,59 @@ use super::model::NvmeModel;
 use super::stalls::StallGenerator;
 use super::window::WindowTracker;
 use crate::config::ConfigError;
+use crate::faults::{FaultCounts, Throttle};
 use crate::units::{Bytes, Time};
 use std::collections::VecDeque;
+
+/// How an IO ended. Only a fault-injecting drive ([`crate::faults::FaultyDrive`]) reports
+/// anything but `Ok`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum IoStatus {
+    /// The data is in the staging buffer.
+    #[default]
+    Ok,
+    /// The drive reported a read error: no data.
+    IoError,
+    /// The IO never answered and DirectStorage failed it after the timeout: no data.
+    Timeout,
+    /// The data arrived with flipped bytes: the MDU decodes it, the check after rejects it.
+    Corrupt,
+}
+
+impl IoStatus {
+    /// The status's name in stats (`request.failed.<name>`).
+    pub fn name(self) -> &'static str {
+        match self {
+            IoStatus::Ok => "ok",
+            IoStatus::IoError => "io_error",
+            IoStatus::Timeout => "timeout",
+            IoStatus::Corrupt => "corrupt",
+        }
+    }
+
+    /// Whether the IO brought data to decompress (ok or corrupt).
+    pub fn has_data(self) -> bool {
+        matches!(self, IoStatus::Ok | IoStatus::Corrupt)
+    }
+}
 
 /// An IO the device finished: its data is in the staging buffer at `time`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IoDone {
     /// The id the IO was submitted with.
     pub id: u64,
-    /// When its last byte is in the staging buffer (after the access latency).
+    /// When its last byte is in the staging buffer (after the access latency), or when it
+    /// failed.
     pub time: Time,
+    /// How it ended.
+    pub status: IoStatus,
+}
+
+impl IoDone {
+    /// An IO that ended well at `time`.
+    pub fn ok(id: u64, time: Time) -> Self {
+        IoDone { id, time, status: IoStatus::Ok }
+    }
 }
 
 /// A stretch of channel time during which one IO's bytes moved (for traces and per-window
@@ -73,6 +116,13 @@ pub struct DeviceStats {
     pub window_min: Option<Bytes>,
     /// Most bytes delivered in any full window while work was queued.
     pub window_max: Option<Bytes>,
+    /// Times the bytes delivered over a sliding full window fell below the guarantee
+    /// (`guaranteed × window`) while work was queued: each drop below counts once.
+    pub guarantee_violations: u64,
+    /// Channel time lost to a throttle (`hardware.faults.throttle`), outside the governor.
+    pub throttled: Time,
+    /// Faults a fault-injecting drive put on its IOs.
+    pub faults: FaultCounts,
 }
 
 /// sfsim's NVMe drive: the windowed-bandwidth model of [`NvmeConfig`] (peak rate, command
@@ -98,6 +148,19 @@ pub struct NvmeDevice {
     stats: DeviceStats,
     transfers: Vec<Transfer>,
     record_transfers: bool,
+    throttle: Option<ThrottleCycle>,
+}
+
+/// How often a throttle's forced stall recurs: far below the guarantee window, so every
+/// window sees the throttled mean rate, and above an IO's transfer time, so IOs still move.
+pub const THROTTLE_PERIOD: Time = Time::from_ms(1);
+
+/// A throttle in progress: when it ends, each forced stall's length, the next stall.
+#[derive(Debug, Clone, Copy)]
+struct ThrottleCycle {
+    end: Time,
+    stall: Time,
+    next: Option<Time>,
 }
 
 impl NvmeDevice {
@@ -118,13 +181,14 @@ impl NvmeDevice {
             completions: VecDeque::new(),
             outstanding: 0,
             lost: LostLog::default(),
-            window: WindowTracker::new(cfg.window),
+            window: WindowTracker::with_floor(cfg.window, cfg.guaranteed.bytes_in(cfg.window)),
             delivered: 0,
             busy_since: None,
             backlog: false,
             stats: DeviceStats::default(),
             transfers: Vec::new(),
             record_transfers: true,
+            throttle: None,
         })
     }
 
@@ -181,7 +245,7 @@ impl NvmeDevice {
         if self.record_transfers {
             self.transfers.push(Transfer { id: io.id, start, end: t, bytes: moved });
         }
-        self.completions.push_back(IoDone { id: io.id, time: t + self.cfg.latency });
+        self.completions.push_back(IoDone::ok(io.id, t + self.cfg.latency));
         if self.queue.is_empty() {
             self.segment_start = None;
             if self.backlog {
@@ -204,29 +268,66 @@ impl NvmeDevice {
         self.stats.stall_refused += requested - granted;
         let end = t + granted;
         if granted.0 > 0 {
-            // Pause the head IO where it is.
-            if let (Some(start), Some(head)) = (self.segment_start.take(), self.queue.front_mut()) {
-                let elapsed = t - start;
-                if head.overhead_left.0 > 0 {
-                    head.overhead_left -= elapsed;
-                    self.lost.push(start, t);
-                } else {
-                    let before = head.bytes_done();
-                    head.transfer_left -= elapsed;
-                    let moved = head.bytes_done() - before;
-                    self.delivered += moved;
-                    if self.record_transfers && moved > 0 {
-                        self.transfers.push(Transfer { id: head.id, start, end: t, bytes: moved });
-                    }
-                }
-                self.window.point(t, self.delivered);
-            }
+            self.pause_head(t);
             self.lost.push(t, end);
             self.stats.stalled += granted;
-            self.stall_until = Some(end);
+            // A throttle's stall may already hold the channel past `end`.
+            self.stall_until = Some(self.stall_until.map_or(end, |u| u.max(end)));
         }
         self.lost.prune(t.saturating_sub(self.cfg.window + self.cfg.window));
         self.next_stall = self.stalls.next(end);
+    }
+
+    /// Pauses the head IO where it is (a stall begins at `t`).
+    fn pause_head(&mut self, t: Time) {
+        if let (Some(start), Some(head)) = (self.segment_start.take(), self.queue.front_mut()) {
+            let elapsed = t - start;
+            if head.overhead_left.0 > 0 {
+                head.overhead_left -= elapsed;
+                self.lost.push(start, t);
+            } else {
+                let before = head.bytes_done();
+                head.transfer_left -= elapsed;
+                let moved = head.bytes_done() - before;
+                self.delivered += moved;
+                if self.record_transfers && moved > 0 {
+                    self.transfers.push(Transfer { id: head.id, start, end: t, bytes: moved });
+                }
+            }
+            self.window.point(t, self.delivered);
+        }
+    }
+
+    /// Throttles the drive as `throttle` says. The throttle is a train of forced stalls,
+    /// one every [`THROTTLE_PERIOD`], each the share of the period that brings the mean
+    /// rate down to `throttle.rate`; the governor neither shortens them nor counts them
+    /// against its stall budget, since a throttled drive is one that broke its guarantee.
+    pub fn set_throttle(&mut self, throttle: Throttle) {
+        let peak = u128::from(self.cfg.peak.0.max(1));
+        let cut = u128::from(self.cfg.peak.0.saturating_sub(throttle.rate.0));
+        let stall = Time((u128::from(THROTTLE_PERIOD.0) * cut / peak) as u64);
+        self.throttle = Some(ThrottleCycle {
+            end: throttle.at + throttle.length,
+            stall,
+            next: Some(throttle.at).filter(|_| stall.0 > 0),
+        });
+    }
+
+    fn next_throttle(&self) -> Option<Time> {
+        self.throttle.as_ref().and_then(|c| c.next)
+    }
+
+    /// One forced stall of the throttle, at `t`.
+    fn start_throttle_stall(&mut self, t: Time) {
+        let cycle = self.throttle.as_mut().expect("throttle event");
+        let end = (t + cycle.stall).min(cycle.end);
+        cycle.next = Some(t + THROTTLE_PERIOD).filter(|&n| n < cycle.end);
+        self.pause_head(t);
+        let held = self.stall_until.filter(|&u| u > t).unwrap_or(t);
+        if end > held {
+            self.stats.throttled += end - held;
+            self.stall_until = Some(end);
+        }
     }
 
     /// The longest stall up to `requested`, starting at `t`, that keeps lost time in every
@@ -322,6 +423,7 @@ impl NvmeModel for NvmeDevice {
             self.stall_until,
             self.phase_end(),
             self.next_stall.map(|(start, _)| start),
+            self.next_throttle(),
         ]
         .into_iter()
         .flatten()
@@ -343,6 +445,8 @@ impl NvmeModel for NvmeDevice {
                 }
             } else if self.phase_end() == Some(t) {
                 self.finish_phase(t);
+            } else if self.next_throttle() == Some(t) {
+                self.start_throttle_stall(t);
             } else {
                 self.start_stall(t);
             }
@@ -357,7 +461,12 @@ impl NvmeModel for NvmeDevice {
     }
 
     fn stats(&self) -> DeviceStats {
-        DeviceStats { window_min: self.window.min(), window_max: self.window.max(), ..self.stats }
+        DeviceStats {
+            window_min: self.window.min(),
+            window_max: self.window.max(),
+            guarantee_violations: self.window.drops_below_floor(),
+            ..self.stats
+        }
     }
 
     fn window(&self) -> Time {

@@ -14,7 +14,7 @@ mod stalls;
 mod window;
 
 pub use config::{NvmeConfig, StallProfile};
-pub use device::{DeviceStats, IoDone, NvmeDevice, Transfer};
+pub use device::{DeviceStats, IoDone, IoStatus, NvmeDevice, Transfer, THROTTLE_PERIOD};
 pub use model::{build_model, NvmeModel};
 pub use request::{
     Piece, Request, RequestError, RequestOptions, Source, SwizzleMode, BCPACK_MODE_MAX, MAX_REQUEST_BYTES,

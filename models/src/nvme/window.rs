@@ -33,6 +33,10 @@ pub struct WindowTracker {
     min: Option<u64>,
     max: Option<u64>,
     full_windows_seen: bool,
+    /// The guarantee: bytes every full window should hold.
+    floor: u64,
+    below: bool,
+    drops_below: u64,
 }
 
 impl WindowTracker {
@@ -45,11 +49,30 @@ impl WindowTracker {
             min: None,
             max: None,
             full_windows_seen: false,
+            floor: 0,
+            below: false,
+            drops_below: 0,
         }
+    }
+
+    /// A tracker that also counts how often a full window fell below `floor` bytes.
+    pub fn with_floor(window: Time, floor: Bytes) -> Self {
+        WindowTracker { floor: floor.0, ..WindowTracker::new(window) }
+    }
+
+    /// How many times the windows fell below the floor: a run of consecutive windows under
+    /// it counts once, since a sliding window stays under for as long as the cause lasts.
+    pub fn drops_below_floor(&self) -> u64 {
+        self.drops_below
     }
 
     fn record(&mut self, value: u64) {
         self.full_windows_seen = true;
+        let below = value < self.floor;
+        if below && !self.below {
+            self.drops_below += 1;
+        }
+        self.below = below;
         self.min = Some(self.min.map_or(value, |m| m.min(value)));
         self.max = Some(self.max.map_or(value, |m| m.max(value)));
     }
@@ -108,6 +131,7 @@ impl WindowTracker {
     /// The channel ran out of work at `t`.
     pub fn busy_end(&mut self, t: Time, delivered: u64) {
         self.point(t, delivered);
+        self.below = false;
         self.busy_since = None;
         self.points.clear();
     }

@@ -6,19 +6,20 @@
 //! The drive and the MDU are trait objects ([`NvmeModel`], [`MduModel`]): [`IoPath::new`]
 //! builds sfsim's own from a [`Hardware`] section, [`IoPath::with_models`] takes any others.
 
+mod process;
+mod queue;
 mod slab;
 mod stats;
 
-use sfsim_models::mdu::{self, Job, JobDone, MduModel, Stages, UnitStats};
-use sfsim_models::nvme::{
-    self, DeviceStats, IoDone, NvmeModel, Request, RequestError, Source, StagingBuffer, Transfer, STREAM_ALIGNMENT,
-};
+use sfsim_models::faults;
+use sfsim_models::mdu::{Job, JobDone, MduModel, UnitStats};
+use sfsim_models::nvme::{DeviceStats, IoDone, IoStatus, NvmeModel, Request, StagingBuffer, Transfer};
 use sfsim_models::units::{Bytes, Time};
 use sfsim_models::{ConfigError, Hardware};
 use slab::Slab;
 use std::collections::VecDeque;
 
-/// A request whose data reached title memory.
+/// A request whose data reached title memory, or that failed (`status`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Completed {
     /// The caller's tag from [`IoPath::enqueue`].
@@ -36,6 +37,9 @@ pub struct Completed {
     pub source_size: Bytes,
     /// The request's destination (uncompressed) size.
     pub destination_size: Bytes,
+    /// How it ended: `Ok`, or the first fault one of its IOs met (`hardware.faults`). A
+    /// request that is not `Ok` put no usable data in title memory.
+    pub status: IoStatus,
 }
 
 struct RequestState {
@@ -45,6 +49,7 @@ struct RequestState {
     read: Time,
     pieces_left: u32,
     request: Request,
+    status: IoStatus,
 }
 
 /// One piece of a request: one MDU job, and for a file request part of one IO.
@@ -88,18 +93,25 @@ pub struct IoPath {
     job_log: Vec<JobDone>,
     in_flight_requests: usize,
     merged_reads: u64,
+    /// Requests completed per status ([`IoStatus`] order), for the fault stats.
+    by_status: [u64; 4],
+    /// Whether the scenario injects faults: only then are fault stats reported, so runs
+    /// without faults keep their stats exactly.
+    report_faults: bool,
 }
 
 impl IoPath {
-    /// The path of a scenario's `hardware` section: sfsim's drive ([`nvme::build_model`],
-    /// its stalls seeded by `seed`) and MDU ([`mdu::build_model`]). Errors name the field as
+    /// The path of a scenario's `hardware` section: sfsim's drive and MDU with the
+    /// section's faults on them ([`faults::build_drive`], [`faults::build_mdu`]; the drive's
+    /// stalls and faults seeded by `seed`). Errors name the field as
     /// the scenario does (`hardware.nvme.peak`, `hardware.staging`).
     pub fn new(hw: &Hardware, seed: u64) -> Result<Self, ConfigError> {
         hw.validate()?;
-        let device = nvme::build_model(&hw.nvme, seed).map_err(|e| e.within("hardware.nvme"))?;
-        let mdu = mdu::build_model(&hw.mdu).map_err(|e| e.within("hardware.mdu"))?;
+        let device = faults::build_drive(&hw.nvme, &hw.faults, seed).map_err(|e| e.within("hardware.nvme"))?;
+        let mdu = faults::build_mdu(&hw.mdu, &hw.faults).map_err(|e| e.within("hardware.mdu"))?;
         let mut path = Self::with_models(device, mdu, hw.staging, hw.nvme.max_io)?;
         path.merge_adjacent = hw.nvme.merge_adjacent;
+        path.report_faults = hw.faults.any();
         Ok(path)
     }
 
@@ -145,7 +157,7 @@ impl IoPath {
     ///             self.stats.bytes += bytes.0;
     ///             let start = end - self.rate.time_for(bytes);
     ///             self.transfers.push(Transfer { id, start, end, bytes: bytes.0 });
-    ///             done.push(IoDone { id, time: end });
+    ///             done.push(IoDone::ok(id, end));
     ///             self.head_done = self.queue.front().map(|&(_, next)| end + self.rate.time_for(next));
     ///         }
     ///     }
@@ -219,6 +231,8 @@ impl IoPath {
             job_log: Vec::new(),
             in_flight_requests: 0,
             merged_reads: 0,
+            by_status: [0; 4],
+            report_faults: false,
         })
     }
 
@@ -269,222 +283,14 @@ impl IoPath {
         self.merged_reads
     }
 
-    /// Checks the request against the DirectStorage rules and queues it at `now` (its own
-    /// `Submit`: it is never merged with another request's reads).
-    pub fn enqueue(&mut self, now: Time, request: Request, tag: u64) -> Result<(), RequestError> {
-        self.enqueue_all(now, &[(request, tag)]).map_err(|(_, e)| e)
+    /// Reports fault stats (`faults.*`) even for a path built from models; [`new`](Self::new)
+    /// turns this on when the scenario configures a fault.
+    pub fn set_report_faults(&mut self, on: bool) {
+        self.report_faults = on;
     }
 
-    /// Queues `requests` at `now` as one `Submit` of the DirectStorage queue: reads whose
-    /// file ranges follow each other (see `NvmeConfig::merge_adjacent`) become one IO at the
-    /// drive, each request still its own MDU job. Every request is checked first; on an
-    /// error nothing is queued and the error names the request's index.
-    pub fn enqueue_all(&mut self, now: Time, requests: &[(Request, u64)]) -> Result<(), (usize, RequestError)> {
-        for (i, (request, _)) in requests.iter().enumerate() {
-            request.validate().map_err(|e| (i, e))?;
-            let from_file = matches!(request.source, Source::File { .. });
-            for piece in request.split(self.max_io) {
-                let needed = Bytes(staging_need(from_file, &piece));
-                if needed > self.staging.capacity() {
-                    return Err((i, RequestError::StagingTooSmall { needed, capacity: self.staging.capacity() }));
-                }
-            }
-        }
-        let batch_start = self.waiting.len();
-        for &(request, tag) in requests {
-            self.queue_request(now, request, tag, batch_start);
-        }
-        self.pump(now);
-        Ok(())
+    /// Requests completed so far with `status`.
+    pub fn completed_with(&self, status: IoStatus) -> u64 {
+        self.by_status[status as usize]
     }
-
-    fn queue_request(&mut self, now: Time, request: Request, tag: u64, batch_start: usize) {
-        let pieces = request.split(self.max_io);
-        let id = self.requests.insert(RequestState {
-            tag,
-            enqueued: now,
-            issued: None,
-            read: now,
-            pieces_left: pieces.len() as u32,
-            request,
-        });
-        self.in_flight_requests += 1;
-        let file_offset = match request.source {
-            Source::File { offset } => Some(offset),
-            Source::Memory => None,
-        };
-        for piece in pieces {
-            let job = Job {
-                id: 0,
-                input: piece.source_bytes,
-                output: piece.destination_bytes,
-                stages: Stages::from(request.options),
-                fill: request.fill,
-            };
-            let start = file_offset.map(|o| o + piece.source_offset);
-            let state = PieceState {
-                request: id,
-                job,
-                staging: staging_need(start.is_some(), &piece),
-                file_end: start.map_or(0, |o| o + piece.source_bytes.0),
-                next_in_io: NO_PIECE,
-                io_bytes: piece.source_bytes.0,
-                io_last: NO_PIECE,
-            };
-            let pid = self.pieces.insert(state);
-            self.pieces.get_mut(pid).job.id = u64::from(pid);
-            match start {
-                Some(start) => {
-                    if !self.merge_into_last_io(pid, start, batch_start) {
-                        self.pieces.get_mut(pid).io_last = pid;
-                        self.waiting.push_back(pid);
-                    }
-                }
-                None if state.staging == 0 => self.mdu.submit(now, Job { id: u64::from(pid), ..job }),
-                None => self.waiting_memory.push_back(pid),
-            }
-        }
-    }
-
-    /// Appends file piece `pid` (starting at `start`) to the last waiting IO when that IO
-    /// was queued in this submission, its bytes end where the piece starts (up to the
-    /// 16-byte stream alignment) and the merged IO stays within `max_io`.
-    fn merge_into_last_io(&mut self, pid: u32, start: u64, batch_start: usize) -> bool {
-        if !self.merge_adjacent || self.waiting.len() <= batch_start {
-            return false;
-        }
-        let Some(&head) = self.waiting.back() else { return false };
-        let bytes = self.pieces.get_mut(pid).io_bytes;
-        let (last, io_bytes) = {
-            let h = self.pieces.get_mut(head);
-            (h.io_last, h.io_bytes)
-        };
-        let end = self.pieces.get_mut(last).file_end;
-        let adjacent = start >= end && start - end < STREAM_ALIGNMENT;
-        if !adjacent || io_bytes + bytes > self.max_io.0 {
-            return false;
-        }
-        self.pieces.get_mut(last).next_in_io = pid;
-        let h = self.pieces.get_mut(head);
-        h.io_last = pid;
-        h.io_bytes += bytes;
-        self.merged_reads += 1;
-        true
-    }
-
-    /// `SetStagingBuffer` at `now` (after [`process`](Self::process) up to `now`).
-    pub fn set_staging(&mut self, now: Time, size: Bytes) {
-        self.staging.resize(size);
-        self.pump(now);
-    }
-
-    /// Moves waiting IOs into the device while staging space and a queue slot are free,
-    /// and memory jobs to the MDU while their intermediate's staging space is.
-    fn pump(&mut self, now: Time) {
-        while let Some(&pid) = self.waiting_memory.front() {
-            let piece = *self.pieces.get_mut(pid);
-            if !self.staging.try_alloc(Bytes(piece.staging)) {
-                break;
-            }
-            self.waiting_memory.pop_front();
-            self.mdu.submit(now, piece.job);
-        }
-        while let Some(&head) = self.waiting.front() {
-            let (io_bytes, staging) = self.io_totals(head);
-            if !self.device.can_accept() || !self.staging.try_alloc(Bytes(staging)) {
-                break;
-            }
-            self.waiting.pop_front();
-            let mut pid = head;
-            while pid != NO_PIECE {
-                let piece = *self.pieces.get_mut(pid);
-                self.requests.get_mut(piece.request).issued.get_or_insert(now);
-                pid = piece.next_in_io;
-            }
-            self.device.submit(now, u64::from(head), Bytes(io_bytes));
-        }
-        self.device.set_backlog(now, !self.waiting.is_empty());
-    }
-
-    /// An IO's source bytes and the staging bytes its pieces hold.
-    fn io_totals(&mut self, head: u32) -> (u64, u64) {
-        let io_bytes = self.pieces.get_mut(head).io_bytes;
-        let mut staging = 0;
-        let mut pid = head;
-        while pid != NO_PIECE {
-            let piece = self.pieces.get_mut(pid);
-            staging += piece.staging;
-            pid = piece.next_in_io;
-        }
-        (io_bytes, staging)
-    }
-
-    /// When the drive or the MDU changes state next; the owner calls
-    /// [`process`](Self::process) at that time. `None`: nothing is in flight.
-    pub fn next_wake(&self) -> Option<Time> {
-        match (self.device.next_event(), self.mdu.next_event()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
-    }
-
-    /// Handles everything due at `now`; completed requests are appended to `out`. `now`
-    /// never decreases from one call to the next.
-    pub fn process(&mut self, now: Time, out: &mut Vec<Completed>) {
-        loop {
-            // Buffers are taken and put back to keep their capacity across calls.
-            let mut jobs = std::mem::take(&mut self.jobs_done);
-            self.mdu.advance(now, &mut jobs);
-            for done in jobs.drain(..) {
-                self.finish_piece(done);
-            }
-            self.jobs_done = jobs;
-            let mut ios = std::mem::take(&mut self.io_done);
-            self.device.advance(now, &mut ios);
-            for done in ios.drain(..) {
-                let mut pid = done.id as u32;
-                while pid != NO_PIECE {
-                    let piece = *self.pieces.get_mut(pid);
-                    let req = self.requests.get_mut(piece.request);
-                    req.read = req.read.max(done.time);
-                    self.mdu.submit(done.time, piece.job);
-                    pid = piece.next_in_io;
-                }
-            }
-            self.io_done = ios;
-            self.pump(now);
-            if self.next_wake().is_none_or(|t| t > now) {
-                break;
-            }
-        }
-        out.append(&mut self.completed);
-    }
-
-    fn finish_piece(&mut self, done: JobDone) {
-        self.job_log.push(done);
-        let piece = self.pieces.remove(done.id as u32);
-        self.staging.free(Bytes(piece.staging));
-        let req = self.requests.get_mut(piece.request);
-        req.pieces_left -= 1;
-        if req.pieces_left == 0 {
-            let req = self.requests.remove(piece.request);
-            self.in_flight_requests -= 1;
-            self.completed.push(Completed {
-                tag: req.tag,
-                enqueued: req.enqueued,
-                issued: req.issued.unwrap_or(req.enqueued),
-                read: req.read,
-                done: done.end,
-                source_size: req.request.source_size,
-                destination_size: req.request.destination_size,
-            });
-        }
-    }
-}
-
-/// Staging bytes a piece holds: its compressed bytes when read from a file, plus its share
-/// of the zlib → BCPack intermediate, reserved with them so a job never waits for it.
-fn staging_need(from_file: bool, piece: &nvme::Piece) -> u64 {
-    let compressed = if from_file { piece.source_bytes.0 } else { 0 };
-    compressed + piece.intermediate_bytes.0
 }

@@ -1,0 +1,83 @@
+//! The path's clock-driven side: drive and MDU advanced to `now`, finished IOs routed to
+//! MDU jobs (or, when a fault left them without data, straight to a failed completion),
+//! finished jobs to request completions.
+
+use super::{Completed, IoPath, NO_PIECE};
+use sfsim_models::nvme::IoStatus;
+use sfsim_models::units::{Bytes, Time};
+
+impl IoPath {
+    /// When the drive or the MDU changes state next; the owner calls
+    /// [`process`](Self::process) at that time. `None`: nothing is in flight.
+    pub fn next_wake(&self) -> Option<Time> {
+        match (self.device.next_event(), self.mdu.next_event()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Handles everything due at `now`; completed requests are appended to `out`. `now`
+    /// never decreases from one call to the next.
+    pub fn process(&mut self, now: Time, out: &mut Vec<Completed>) {
+        loop {
+            // Buffers are taken and put back to keep their capacity across calls.
+            let mut jobs = std::mem::take(&mut self.jobs_done);
+            self.mdu.advance(now, &mut jobs);
+            for done in jobs.drain(..) {
+                self.job_log.push(done);
+                self.finish_piece(done.id as u32, done.end);
+            }
+            self.jobs_done = jobs;
+            let mut ios = std::mem::take(&mut self.io_done);
+            self.device.advance(now, &mut ios);
+            for done in ios.drain(..) {
+                let mut pid = done.id as u32;
+                while pid != NO_PIECE {
+                    let piece = *self.pieces.get_mut(pid);
+                    let req = self.requests.get_mut(piece.request);
+                    req.read = req.read.max(done.time);
+                    if req.status == IoStatus::Ok {
+                        req.status = done.status;
+                    }
+                    if done.status.has_data() {
+                        // Corrupt data still runs through the MDU: the fault shows only in
+                        // what comes out.
+                        self.mdu.submit(done.time, piece.job);
+                    } else {
+                        self.finish_piece(pid, done.time);
+                    }
+                    pid = piece.next_in_io;
+                }
+            }
+            self.io_done = ios;
+            self.pump(now);
+            if self.next_wake().is_none_or(|t| t > now) {
+                break;
+            }
+        }
+        out.append(&mut self.completed);
+    }
+
+    /// Piece `pid` is done with at `end` (its job ended, or its IO failed).
+    fn finish_piece(&mut self, pid: u32, end: Time) {
+        let piece = self.pieces.remove(pid);
+        self.staging.free(Bytes(piece.staging));
+        let req = self.requests.get_mut(piece.request);
+        req.pieces_left -= 1;
+        if req.pieces_left == 0 {
+            let req = self.requests.remove(piece.request);
+            self.in_flight_requests -= 1;
+            self.completed.push(Completed {
+                tag: req.tag,
+                enqueued: req.enqueued,
+                issued: req.issued.unwrap_or(req.enqueued),
+                read: req.read,
+                done: end,
+                source_size: req.request.source_size,
+                destination_size: req.request.destination_size,
+                status: req.status,
+            });
+            self.by_status[req.status as usize] += 1;
+        }
+    }
+}

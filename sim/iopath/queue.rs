@@ -1,0 +1,168 @@
+//! Requests into the path: the enqueue-time checks, splitting into pieces and IOs, merging
+//! adjacent reads of one `Submit`, and moving waiting IOs into the drive as staging space
+//! and queue slots free up.
+
+use super::{IoPath, PieceState, RequestState, NO_PIECE};
+use sfsim_models::mdu::{Job, Stages};
+use sfsim_models::nvme::{self, IoStatus, Request, RequestError, Source, STREAM_ALIGNMENT};
+use sfsim_models::units::{Bytes, Time};
+
+impl IoPath {
+    /// Checks the request against the DirectStorage rules and queues it at `now` (its own
+    /// `Submit`: it is never merged with another request's reads).
+    pub fn enqueue(&mut self, now: Time, request: Request, tag: u64) -> Result<(), RequestError> {
+        self.enqueue_all(now, &[(request, tag)]).map_err(|(_, e)| e)
+    }
+
+    /// Queues `requests` at `now` as one `Submit` of the DirectStorage queue: reads whose
+    /// file ranges follow each other (see `NvmeConfig::merge_adjacent`) become one IO at the
+    /// drive, each request still its own MDU job. Every request is checked first; on an
+    /// error nothing is queued and the error names the request's index.
+    pub fn enqueue_all(&mut self, now: Time, requests: &[(Request, u64)]) -> Result<(), (usize, RequestError)> {
+        for (i, (request, _)) in requests.iter().enumerate() {
+            request.validate().map_err(|e| (i, e))?;
+            let from_file = matches!(request.source, Source::File { .. });
+            for piece in request.split(self.max_io) {
+                let needed = Bytes(staging_need(from_file, &piece));
+                if needed > self.staging.capacity() {
+                    return Err((i, RequestError::StagingTooSmall { needed, capacity: self.staging.capacity() }));
+                }
+            }
+        }
+        let batch_start = self.waiting.len();
+        for &(request, tag) in requests {
+            self.queue_request(now, request, tag, batch_start);
+        }
+        self.pump(now);
+        Ok(())
+    }
+
+    fn queue_request(&mut self, now: Time, request: Request, tag: u64, batch_start: usize) {
+        let pieces = request.split(self.max_io);
+        let id = self.requests.insert(RequestState {
+            tag,
+            enqueued: now,
+            issued: None,
+            read: now,
+            pieces_left: pieces.len() as u32,
+            request,
+            status: IoStatus::Ok,
+        });
+        self.in_flight_requests += 1;
+        let file_offset = match request.source {
+            Source::File { offset } => Some(offset),
+            Source::Memory => None,
+        };
+        for piece in pieces {
+            let job = Job {
+                id: 0,
+                input: piece.source_bytes,
+                output: piece.destination_bytes,
+                stages: Stages::from(request.options),
+                fill: request.fill,
+            };
+            let start = file_offset.map(|o| o + piece.source_offset);
+            let state = PieceState {
+                request: id,
+                job,
+                staging: staging_need(start.is_some(), &piece),
+                file_end: start.map_or(0, |o| o + piece.source_bytes.0),
+                next_in_io: NO_PIECE,
+                io_bytes: piece.source_bytes.0,
+                io_last: NO_PIECE,
+            };
+            let pid = self.pieces.insert(state);
+            self.pieces.get_mut(pid).job.id = u64::from(pid);
+            match start {
+                Some(start) => {
+                    if !self.merge_into_last_io(pid, start, batch_start) {
+                        self.pieces.get_mut(pid).io_last = pid;
+                        self.waiting.push_back(pid);
+                    }
+                }
+                None if state.staging == 0 => self.mdu.submit(now, Job { id: u64::from(pid), ..job }),
+                None => self.waiting_memory.push_back(pid),
+            }
+        }
+    }
+
+    /// Appends file piece `pid` (starting at `start`) to the last waiting IO when that IO
+    /// was queued in this submission, its bytes end where the piece starts (up to the
+    /// 16-byte stream alignment) and the merged IO stays within `max_io`.
+    fn merge_into_last_io(&mut self, pid: u32, start: u64, batch_start: usize) -> bool {
+        if !self.merge_adjacent || self.waiting.len() <= batch_start {
+            return false;
+        }
+        let Some(&head) = self.waiting.back() else { return false };
+        let bytes = self.pieces.get_mut(pid).io_bytes;
+        let (last, io_bytes) = {
+            let h = self.pieces.get_mut(head);
+            (h.io_last, h.io_bytes)
+        };
+        let end = self.pieces.get_mut(last).file_end;
+        let adjacent = start >= end && start - end < STREAM_ALIGNMENT;
+        if !adjacent || io_bytes + bytes > self.max_io.0 {
+            return false;
+        }
+        self.pieces.get_mut(last).next_in_io = pid;
+        let h = self.pieces.get_mut(head);
+        h.io_last = pid;
+        h.io_bytes += bytes;
+        self.merged_reads += 1;
+        true
+    }
+
+    /// `SetStagingBuffer` at `now` (after [`process`](Self::process) up to `now`).
+    pub fn set_staging(&mut self, now: Time, size: Bytes) {
+        self.staging.resize(size);
+        self.pump(now);
+    }
+
+    /// Moves waiting IOs into the device while staging space and a queue slot are free,
+    /// and memory jobs to the MDU while their intermediate's staging space is.
+    pub(super) fn pump(&mut self, now: Time) {
+        while let Some(&pid) = self.waiting_memory.front() {
+            let piece = *self.pieces.get_mut(pid);
+            if !self.staging.try_alloc(Bytes(piece.staging)) {
+                break;
+            }
+            self.waiting_memory.pop_front();
+            self.mdu.submit(now, piece.job);
+        }
+        while let Some(&head) = self.waiting.front() {
+            let (io_bytes, staging) = self.io_totals(head);
+            if !self.device.can_accept() || !self.staging.try_alloc(Bytes(staging)) {
+                break;
+            }
+            self.waiting.pop_front();
+            let mut pid = head;
+            while pid != NO_PIECE {
+                let piece = *self.pieces.get_mut(pid);
+                self.requests.get_mut(piece.request).issued.get_or_insert(now);
+                pid = piece.next_in_io;
+            }
+            self.device.submit(now, u64::from(head), Bytes(io_bytes));
+        }
+        self.device.set_backlog(now, !self.waiting.is_empty());
+    }
+
+    /// An IO's source bytes and the staging bytes its pieces hold.
+    fn io_totals(&mut self, head: u32) -> (u64, u64) {
+        let io_bytes = self.pieces.get_mut(head).io_bytes;
+        let mut staging = 0;
+        let mut pid = head;
+        while pid != NO_PIECE {
+            let piece = self.pieces.get_mut(pid);
+            staging += piece.staging;
+            pid = piece.next_in_io;
+        }
+        (io_bytes, staging)
+    }
+}
+
+/// Staging bytes a piece holds: its compressed bytes when read from a file, plus its share
+/// of the zlib → BCPack intermediate, reserved with them so a job never waits for it.
+fn staging_need(from_file: bool, piece: &nvme::Piece) -> u64 {
+    let compressed = if from_file { piece.source_bytes.0 } else { 0 };
+    compressed + piece.intermediate_bytes.0
+}
