@@ -193,7 +193,7 @@ fn main() {
     c.put("container", "set-64", &pack_set(&trio).unwrap());
     let dds_bc1 = dds(BcFormat::Bc1, 64, 64, true, &bc1);
     let from_dds =
-        pack_dds(&DdsImage::read(&dds_bc1).unwrap(), &options(BcFormat::Bc1, TileMode::Sfs), &|| {}).unwrap();
+        pack_dds(&DdsImage::read(&dds_bc1).unwrap().image, &options(BcFormat::Bc1, TileMode::Sfs), &|| {}).unwrap();
     c.put("container", "bc1-64-from-dds", &from_dds.container);
 
     c.put("dds", "bc1-64-srgb", &dds_bc1);
