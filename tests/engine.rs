@@ -38,7 +38,7 @@ fn every_load_passes_io_mdu_and_mapping_once_and_the_minmip_map_has_no_holes() {
     // at creation); every visible tile was read, decompressed and mapped exactly once for
     // its load (one record per load).
     assert_eq!(e.tail_requests(), e.texture_count());
-    assert_eq!(o.request_latencies.len() as u64 - u64::from(e.tail_requests()) + e.tiles_in_flight() as u64, e.loads());
+    assert_eq!(o.request_latencies.len() - u64::from(e.tail_requests()) + e.tiles_in_flight() as u64, e.loads());
     assert!(e.tails_loaded_at().is_some(), "every packed tail was read through the IO path");
     assert!(visible <= decompressed && decompressed <= e.loads());
     for r in e.records().iter().filter(|r| r.visible.is_some()) {

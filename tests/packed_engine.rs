@@ -95,7 +95,8 @@ fn nvme_bytes_are_the_containers_stream_sizes() {
     // Bytes of loads whose read finished ≤ bytes the drive moved ≤ bytes of every submitted load.
     let read: u64 = o.engine.records().iter().filter(|r| r.read.is_some()).map(&size).sum();
     let submitted: u64 = o.engine.records().iter().filter(|r| r.submitted.is_some()).map(&size).sum();
-    let nvme: u64 = o.transfers.iter().map(|t| t.bytes).sum::<u64>() - o.engine.tail_bytes();
+    assert_eq!(o.trace_spans.transfers_left_out, 0);
+    let nvme: u64 = o.trace_spans.transfers.iter().map(|t| t.bytes).sum::<u64>() - o.engine.tail_bytes();
     assert!(read > 0 && read <= nvme && nvme <= submitted, "{read} ≤ {nvme} ≤ {submitted}");
     assert_eq!(stat(&o.stats, "engine.loads"), o.engine.loads() as f64);
     assert!(o.stats.iter().all(|s| s.name != "content.verified_tiles" || s.value == Some(0.0)));

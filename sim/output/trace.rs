@@ -185,6 +185,13 @@ impl Trace {
         self.limit = max_events;
     }
 
+    /// Counts `n` events that were never recorded because the trace was already full
+    /// (a caller that stopped keeping them past the limit): they count as dropped.
+    pub fn count_dropped(&mut self, n: u64) {
+        debug_assert!(n == 0 || self.kept >= self.limit, "events left out before the trace was full");
+        self.dropped += n;
+    }
+
     /// Events refused because the limit was reached.
     pub fn dropped(&self) -> u64 {
         self.dropped

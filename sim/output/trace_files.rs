@@ -19,8 +19,8 @@ pub(super) fn stream_trace(o: &StreamOutcome) -> Trace {
     t.name_process(NVME, "NVMe");
     t.name_thread(NVME, 0, "channel");
     t.name_process(MDU, "MDU");
-    let units = o.jobs.iter().map(|j| j.unit).max().map_or(0, |u| u + 1);
-    for u in 0..units {
+    let spans_kept = &o.trace_spans;
+    for u in 0..spans_kept.mdu_units {
         t.name_thread(MDU, u, &format!("unit {u}"));
     }
     t.name_process(FRAMES, "Frames");
@@ -44,10 +44,12 @@ pub(super) fn stream_trace(o: &StreamOutcome) -> Trace {
             t.complete(process, thread, name, category, start, end - start, &[]);
         }
     }
-    for x in &o.transfers {
+    for x in &spans_kept.transfers {
         t.complete(NVME, 0, "IO", "nvme", x.start, x.end - x.start, &[("bytes", json!(x.bytes)), ("io", json!(x.id))]);
     }
-    for j in &o.jobs {
+    // Spans left out could never have been kept: the trace's limit was reached first.
+    t.count_dropped(spans_kept.transfers_left_out);
+    for j in &spans_kept.jobs {
         t.complete(
             MDU,
             j.unit,
@@ -58,6 +60,7 @@ pub(super) fn stream_trace(o: &StreamOutcome) -> Trace {
             &[("in", json!(j.input.0)), ("out", json!(j.output.0))],
         );
     }
+    t.count_dropped(spans_kept.jobs_left_out);
     for (i, f) in o.frames.iter().enumerate() {
         let end = o.frames.get(i + 1).map_or(f.time + o.frame_period, |n| n.time);
         let e = &f.engine;

@@ -2,8 +2,10 @@
 //! percentiles, and time-binned series (per-window CSV and plots).
 
 mod bins;
+mod latency;
 
 pub use bins::Bins;
+pub use latency::{Latencies, EXACT_SAMPLES};
 
 use serde_json::{Map, Value};
 use sfsim_models::units::Time;
@@ -45,6 +47,25 @@ impl StatSet {
                 "ms",
                 describe(suffix),
             );
+        }
+    }
+
+    /// [`Self::push_percentiles_ms`] from [`Latencies`]; past its exact cap the
+    /// description says the values are binned (within 0.1 %).
+    pub fn push_latency_percentiles_ms(
+        &mut self,
+        prefix: &str,
+        latencies: &mut Latencies,
+        points: &[(u32, &str)],
+        describe: impl Fn(&str) -> String,
+    ) {
+        for &(p, suffix) in points {
+            let value = latencies.percentile(p).map(|t| t.as_ms_f64());
+            let mut description = describe(suffix);
+            if !latencies.exact() {
+                description.push_str(&format!(" (more than {EXACT_SAMPLES} samples: from a histogram, within 0.1 %)"));
+            }
+            self.push(&format!("{prefix}.{suffix}"), value, "ms", description);
         }
     }
 

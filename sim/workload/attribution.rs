@@ -22,8 +22,6 @@
 //! not a resource that runs out, so they are not charged.
 
 use crate::engine::{Bottleneck, FrameReport, TileRecord};
-use sfsim_models::mdu::JobDone;
-use sfsim_models::nvme::Transfer;
 use sfsim_models::units::Time;
 
 /// A resource a frame's tiles can wait on.
@@ -85,10 +83,11 @@ pub struct RunShape<'a> {
     /// The engine's report of each frame (same length as `starts`).
     pub reports: &'a [FrameReport],
     pub records: &'a [TileRecord],
-    /// The drive's transfers (channel time moving bytes).
-    pub transfers: &'a [Transfer],
-    /// The MDU's jobs (unit time decompressing) and its unit count.
-    pub jobs: &'a [JobDone],
+    /// The drive's channel time moving bytes in each frame ([`BusyMeter`]).
+    pub drive_busy: &'a [Time],
+    /// The MDU's unit time decompressing in each frame, summed over units, and its unit
+    /// count.
+    pub mdu_busy: &'a [Time],
     pub mdu_units: u32,
     pub frame_period: Time,
     pub readback_frames: u32,
@@ -101,15 +100,9 @@ pub fn attribute(run: &RunShape) -> Vec<Resource> {
         return Vec::new();
     }
     let period = run.frame_period.as_secs_f64();
-    let drive_saturated: Vec<bool> = busy(run.starts, run.transfers.iter().map(|t| (t.start, t.end)))
-        .iter()
-        .map(|b| b.as_secs_f64() >= SATURATED * period)
-        .collect();
+    let drive_saturated: Vec<bool> = run.drive_busy.iter().map(|b| b.as_secs_f64() >= SATURATED * period).collect();
     let mdu_capacity = SATURATED * period * f64::from(run.mdu_units.max(1));
-    let mdu_saturated: Vec<bool> = busy(run.starts, run.jobs.iter().map(|j| (j.start, j.end)))
-        .iter()
-        .map(|b| b.as_secs_f64() >= mdu_capacity)
-        .collect();
+    let mdu_saturated: Vec<bool> = run.mdu_busy.iter().map(|b| b.as_secs_f64() >= mdu_capacity).collect();
     let mut charged = vec![[0u64; 9]; n];
     let nominal_readback = Time(run.frame_period.0 * u64::from(run.readback_frames));
     // A stage not left by the end of the run lasts until then.
@@ -178,13 +171,29 @@ fn spread(starts: &[Time], from: Time, to: Time, mut add: impl FnMut(usize, u64)
     }
 }
 
-/// Busy time in each frame of the `[start, end)` spans (summed over parallel units).
-fn busy(starts: &[Time], spans: impl Iterator<Item = (Time, Time)>) -> Vec<Time> {
-    let mut busy = vec![Time::ZERO; starts.len()];
-    for (start, end) in spans {
-        spread(starts, start, end, |f, d| busy[f] += Time(d));
+/// Busy time in each frame of `[start, end)` spans (summed over parallel units), added
+/// span by span as the run goes so that no span has to be kept; the last frame runs on to
+/// a span's end.
+#[derive(Debug, Clone)]
+pub struct BusyMeter {
+    busy: Vec<Time>,
+}
+
+impl BusyMeter {
+    /// A meter for `frames` frames, all idle.
+    pub fn new(frames: usize) -> Self {
+        BusyMeter { busy: vec![Time::ZERO; frames] }
     }
-    busy
+
+    /// Adds `[start, end)` to the frames (starting at `starts`) it overlaps.
+    pub fn add(&mut self, starts: &[Time], start: Time, end: Time) {
+        spread(starts, start, end, |f, d| self.busy[f] += Time(d));
+    }
+
+    /// Each frame's busy time.
+    pub fn per_frame(&self) -> &[Time] {
+        &self.busy
+    }
 }
 
 /// Share of frames each resource was the bottleneck of, in [`Resource::ALL`] order.
@@ -203,6 +212,8 @@ pub fn shares(per_frame: &[Resource]) -> [Option<f64>; 9] {
 mod tests {
     use super::*;
     use crate::engine::TileId;
+    use sfsim_models::mdu::JobDone;
+    use sfsim_models::nvme::Transfer;
 
     fn record(times: [u64; 6]) -> TileRecord {
         let ms = |v: u64| Some(Time::from_ms(v));
@@ -231,12 +242,15 @@ mod tests {
         let starts: Vec<Time> = (0..stops.len() as u64).map(|f| Time::from_ms(10 * f)).collect();
         let reports: Vec<FrameReport> =
             stops.iter().map(|&b| FrameReport { bottleneck: b, ..FrameReport::default() }).collect();
+        let (mut drive, mut mdu) = (BusyMeter::new(starts.len()), BusyMeter::new(starts.len()));
+        transfers.iter().for_each(|t| drive.add(&starts, t.start, t.end));
+        jobs.iter().for_each(|j| mdu.add(&starts, j.start, j.end));
         attribute(&RunShape {
             starts: &starts,
             reports: &reports,
             records,
-            transfers,
-            jobs,
+            drive_busy: drive.per_frame(),
+            mdu_busy: mdu.per_frame(),
             mdu_units: 2,
             frame_period: Time::from_ms(10),
             readback_frames: 2,

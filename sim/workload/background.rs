@@ -5,7 +5,7 @@
 use super::io::{IoWorkload, RunError};
 use super::title::Title;
 use crate::iopath::{Completed, IoPath};
-use crate::stats::{StatSet, LATENCY_POINTS};
+use crate::stats::{Latencies, StatSet, LATENCY_POINTS};
 use sfsim_models::units::Time;
 use sfsim_models::ConfigError;
 
@@ -38,7 +38,7 @@ pub fn validate(titles: &[IoWorkload]) -> Result<(), ConfigError> {
 /// The background titles of a run and what each has completed.
 pub struct Background<'a> {
     titles: Vec<Title<'a>>,
-    latencies: Vec<Vec<Time>>,
+    latencies: Vec<Latencies>,
     destination_bytes: Vec<u64>,
     cadences: Vec<Time>,
 }
@@ -55,7 +55,7 @@ impl<'a> Background<'a> {
                     Title::new(cfg, seed ^ 0xb6_0000 ^ i as u64, base, base)
                 })
                 .collect(),
-            latencies: vec![Vec::new(); titles.len()],
+            latencies: vec![Latencies::default(); titles.len()],
             destination_bytes: vec![0; titles.len()],
             cadences: titles.iter().map(|t| t.cadence).collect(),
         }
@@ -96,7 +96,6 @@ impl<'a> Background<'a> {
         for i in 0..self.titles.len() {
             let name = format!("background{i}");
             let lat = &mut self.latencies[i];
-            lat.sort_unstable();
             s.push(
                 &format!("{name}.completed"),
                 Some(lat.len() as f64),
@@ -109,7 +108,7 @@ impl<'a> Background<'a> {
                 "MB/s",
                 format!("background title {i}: uncompressed bytes of completed requests per second"),
             );
-            s.push_percentiles_ms(&format!("{name}.latency"), lat, &LATENCY_POINTS, |n| {
+            s.push_latency_percentiles_ms(&format!("{name}.latency"), lat, &LATENCY_POINTS, |n| {
                 format!("background title {i}: request latency {n}, enqueue → data in title memory")
             });
         }

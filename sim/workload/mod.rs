@@ -6,6 +6,7 @@ pub mod attribution;
 pub mod background;
 pub mod cuts;
 pub mod io;
+pub mod io_records;
 pub mod pool;
 pub mod render;
 pub mod stream;

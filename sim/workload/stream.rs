@@ -16,10 +16,10 @@ use crate::workload::attribution::{self, Resource};
 use crate::workload::background::{self, Background};
 use crate::workload::cuts::CutTracker;
 use crate::workload::io::IoWorkload;
+use crate::workload::io_records::{IoRecords, TraceSpans};
 use crate::workload::render::{ray_camera, RenderError, RenderWorkload};
 use serde::{Deserialize, Serialize};
-use sfsim_models::mdu::JobDone;
-use sfsim_models::nvme::{IoStatus, Transfer};
+use sfsim_models::nvme::IoStatus;
 use sfsim_models::texture::TileCoord;
 use sfsim_models::units::Time;
 use sfsim_models::ConfigError;
@@ -188,10 +188,12 @@ pub struct StreamOutcome {
     pub engine: Engine,
     pub pool_capacity: u32,
     pub frame_period: Time,
-    pub request_latencies: Vec<Time>,
     pub tile_latencies: Vec<Time>,
-    pub transfers: Vec<Transfer>,
-    pub jobs: Vec<JobDone>,
+    /// Engine requests' latency, enqueue → data in the pool (exact up to a cap).
+    pub request_latencies: crate::stats::Latencies,
+    /// The drive transfers and MDU jobs trace.json draws (the first
+    /// [`io_records::TRACE_SPANS`](crate::workload::io_records::TRACE_SPANS) of each).
+    pub trace_spans: TraceSpans,
     pub events: u64,
     /// Packed content's verification counts (None for synthetic content).
     pub verifier: Option<Verifier>,
@@ -289,8 +291,7 @@ pub fn run_with(
     let mut wake_at: Option<Time> = None;
     let mut rows = Vec::with_capacity(frames as usize);
     let mut completed: Vec<Completed> = Vec::new();
-    let mut request_latencies = Vec::new();
-    let (mut transfers, mut jobs) = (Vec::new(), Vec::new());
+    let mut records = IoRecords::new((0..frames).map(|n| render.frame_time(n)).collect());
     let (mut nvme_bytes, mut mdu_in, mut mdu_out) = (0u64, 0u64, 0u64);
     let mut totals = FrameStats::default();
     let mut cuts = CutTracker::default();
@@ -312,7 +313,7 @@ pub fn run_with(
             if background.claim(&c) {
                 continue;
             }
-            request_latencies.push(c.done - c.enqueued);
+            records.request_latencies.push(c.done - c.enqueued);
             if c.status == IoStatus::Corrupt {
                 if let (Some(check), Some(id)) = (corrupt.as_mut(), engine.tile_of_request(c.tag)) {
                     check.corrupt_loaded(id.texture, engine.tile_coord(id));
@@ -340,12 +341,12 @@ pub fn run_with(
             engine.advance(now, &mut io, &mut renderer)?;
             for t in io.drain_transfers() {
                 nvme_bytes += t.bytes;
-                transfers.push(t);
+                records.transfer(t);
             }
             for j in io.drain_jobs() {
                 mdu_in += j.input.0;
                 mdu_out += j.output.0;
-                jobs.push(j);
+                records.job(j);
             }
             totals.accumulate(&sampler);
             rows.push(StreamFrame {
@@ -384,20 +385,22 @@ pub fn run_with(
         }
     }
     for t in io.drain_transfers() {
-        transfers.push(t);
+        records.transfer(t);
     }
-    jobs.extend(io.drain_jobs());
+    for j in io.drain_jobs() {
+        records.job(j);
+    }
     io.finish(scenario.duration);
     for (row, report) in rows.iter_mut().zip(engine.frame_reports()) {
         row.engine = report.clone();
     }
-    let starts: Vec<Time> = rows.iter().map(|r| r.time).collect();
+    debug_assert!(rows.iter().map(|r| r.time).eq(records.starts().iter().copied()));
     let bottlenecks = attribution::attribute(&attribution::RunShape {
-        starts: &starts,
+        starts: records.starts(),
         reports: engine.frame_reports(),
         records: engine.records(),
-        transfers: &transfers,
-        jobs: &jobs,
+        drive_busy: records.drive_busy(),
+        mdu_busy: records.mdu_busy(),
         mdu_units: scenario.hardware.mdu.units,
         frame_period,
         readback_frames: cfg.engine.readback_frames,
@@ -406,11 +409,10 @@ pub fn run_with(
         row.bottleneck = *b;
     }
 
-    request_latencies.sort_unstable();
     // Each component reports its own stats; the order is stats.json's.
     let mut stats = StatSet::default();
     io.push_throughput_stats(&mut stats, scenario.duration);
-    stats.push_percentiles_ms("request.latency", &request_latencies, &LATENCY_POINTS, |n| {
+    stats.push_latency_percentiles_ms("request.latency", &mut records.request_latencies, &LATENCY_POINTS, |n| {
         format!("DirectStorage request latency {n}: enqueue → data in the pool")
     });
     io.push_io_counts(&mut stats);
@@ -434,9 +436,8 @@ pub fn run_with(
         tile_latencies: engine.tile_latencies(),
         engine,
         frame_period,
-        request_latencies,
-        transfers,
-        jobs,
+        request_latencies: records.request_latencies,
+        trace_spans: records.trace,
         events: kernel.processed(),
         verifier,
     })

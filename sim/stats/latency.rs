@@ -1,0 +1,130 @@
+//! Latency samples for percentile stats, in memory that stops growing.
+//!
+//! A run keeps every latency exactly (nearest-rank percentiles, as [`super::percentile`])
+//! until it has [`EXACT_SAMPLES`] of them; past that it moves them into an HdrHistogram
+//! with three significant digits, so an hour-long run holds a few hundred KiB instead of
+//! eight bytes per request. Percentiles then carry at most 0.1 % quantisation error (each
+//! is the upper end of its bucket); `exact()` says which applies. Every shipped scenario
+//! stays below the cap, so its stats are exact.
+
+use super::percentile;
+use hdrhistogram::Histogram;
+use sfsim_models::units::Time;
+
+/// Samples kept exactly before switching to the histogram (32 MiB of `Time`s).
+pub const EXACT_SAMPLES: usize = 1 << 22;
+
+/// Significant decimal digits the histogram keeps (0.1 % relative error).
+const SIGNIFICANT_DIGITS: u8 = 3;
+
+/// The largest latency the histogram tells apart, picoseconds.
+const HIGHEST: u64 = 1 << 62;
+
+/// Latencies of one kind (requests, background requests), exact or binned.
+#[derive(Debug, Clone)]
+pub struct Latencies {
+    exact: Vec<Time>,
+    sorted: bool,
+    binned: Option<Histogram<u64>>,
+    cap: usize,
+}
+
+impl Default for Latencies {
+    fn default() -> Self {
+        Latencies::with_cap(EXACT_SAMPLES)
+    }
+}
+
+impl Latencies {
+    /// Kept exactly up to `cap` samples (tests use a small cap).
+    pub fn with_cap(cap: usize) -> Self {
+        Latencies { exact: Vec::new(), sorted: true, binned: None, cap }
+    }
+
+    pub fn push(&mut self, latency: Time) {
+        if let Some(h) = self.binned.as_mut() {
+            h.saturating_record(latency.0);
+            return;
+        }
+        self.sorted &= self.exact.last().is_none_or(|&last| last <= latency);
+        self.exact.push(latency);
+        if self.exact.len() > self.cap {
+            self.bin();
+        }
+    }
+
+    fn bin(&mut self) {
+        // Fixed bounds (about 400 KiB of counts): up to 2^62 ps (53 days); longer latencies,
+        // which the run's duration cap rules out, would count at that bound.
+        let mut h = Histogram::new_with_bounds(1, HIGHEST, SIGNIFICANT_DIGITS)
+            .expect("1 ..= 2^62 at 3 significant digits is a valid histogram");
+        for t in self.exact.drain(..) {
+            h.saturating_record(t.0);
+        }
+        self.exact = Vec::new();
+        self.binned = Some(h);
+    }
+
+    /// Samples recorded.
+    pub fn len(&self) -> u64 {
+        self.binned.as_ref().map_or(self.exact.len() as u64, |h| h.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// True while every sample is kept (percentiles are exact nearest-rank values).
+    pub fn exact(&self) -> bool {
+        self.binned.is_none()
+    }
+
+    /// Nearest-rank percentile (p in 0..=100); None without samples.
+    pub fn percentile(&mut self, p: u32) -> Option<Time> {
+        match &self.binned {
+            Some(h) if p >= 100 => Some(Time(h.max())),
+            Some(h) => Some(Time(h.value_at_quantile(f64::from(p) / 100.0))),
+            None => {
+                if !self.sorted {
+                    self.exact.sort_unstable();
+                    self.sorted = true;
+                }
+                percentile(&self.exact, p)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_below_the_cap_and_within_a_thousandth_above_it() {
+        let values: Vec<Time> = (0..10_000u64).map(|i| Time((i * 7919) % 10_000 * 1_000 + 1_000)).collect();
+        let mut sorted = values.clone();
+        sorted.sort_unstable();
+        let mut exact = Latencies::with_cap(values.len());
+        let mut binned = Latencies::with_cap(1_000);
+        for &v in &values {
+            exact.push(v);
+            binned.push(v);
+        }
+        assert!(exact.exact() && !binned.exact());
+        assert_eq!((exact.len(), binned.len()), (10_000, 10_000));
+        for p in [1, 50, 95, 99, 100] {
+            let want = percentile(&sorted, p).unwrap();
+            assert_eq!(exact.percentile(p), Some(want), "p{p} exact");
+            let got = binned.percentile(p).unwrap();
+            let err = got.0.abs_diff(want.0) as f64 / want.0 as f64;
+            assert!(err <= 1e-3, "p{p}: {} against {} ({err})", got.0, want.0);
+        }
+    }
+
+    #[test]
+    fn no_samples_no_percentile() {
+        let mut l = Latencies::default();
+        assert!(l.is_empty());
+        assert_eq!(l.percentile(50), None);
+    }
+}
