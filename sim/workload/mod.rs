@@ -10,4 +10,5 @@ pub mod io_records;
 pub mod pool;
 pub mod render;
 pub mod stream;
+mod stream_config;
 pub mod title;
