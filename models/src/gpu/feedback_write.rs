@@ -267,7 +267,7 @@ impl FeedbackLayout {
         Ok(writes)
     }
 
-    fn check_size(&self, width: u32, height: u32) -> Result<(), GpuError> {
+    pub(crate) fn check_size(&self, width: u32, height: u32) -> Result<(), GpuError> {
         if (width, height) != (self.map_width(), self.map_height()) {
             return Err(GpuError::MapSize {
                 width: self.map_width(),

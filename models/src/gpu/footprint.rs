@@ -58,10 +58,14 @@ impl Footprint {
 /// Texel index of continuous texel coordinate `s` on an axis of `n` texels, CLAMP-addressed.
 ///
 /// `s` is finite (checked by the caller); clamping in f64 before the cast keeps huge values
-/// exact.
-fn clamp_texel(s: f64, n: u32) -> u32 {
+/// exact. Clamping before truncating equals flooring then clamping (truncation floors the
+/// non-negative values left, and `last` is whole) and avoids a libm `floor` call per tap;
+/// NaN fails `> 0.0` and lands on 0 as before.
+#[inline]
+pub(crate) fn clamp_texel(s: f64, n: u32) -> u32 {
     let last = f64::from(n - 1);
-    s.floor().clamp(0.0, last) as u32
+    let s = if s > 0.0 { s } else { 0.0 };
+    (if s < last { s } else { last }) as u32
 }
 
 /// The single texel nearest `uv` at `mip` (point sampling, D3D11.3 §7.18.7).
@@ -113,6 +117,14 @@ mod tests {
         assert_eq!((t.x0, t.x1, t.y0, t.y1), (0, 0, 7, 7));
         let t = bilinear_tap((0.5, 0.5), 3, 8, 8); // 1x1 mip
         assert_eq!((t.x0, t.x1, t.y0, t.y1), (0, 0, 0, 0));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn clamp_texel_floors_then_clamps(s in proptest::num::f64::ANY, n in 1u32..20_000) {
+            let by_floor = s.floor().clamp(0.0, f64::from(n - 1)) as u32;
+            proptest::prop_assert_eq!(clamp_texel(s, n), by_floor);
+        }
     }
 
     #[test]

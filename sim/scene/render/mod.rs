@@ -10,7 +10,7 @@ use super::visibility::Visibility;
 use super::{RayCamera, SamplePattern, Scene};
 use serde::{Deserialize, Serialize};
 use sfsim_models::gpu::{
-    linear_mips, FeedbackArray, FeedbackLayout, Filter, Footprint, Lod53, MinMipFeedbackSlice, MinMipMap,
+    linear_mips, FeedbackArray, FeedbackLayout, Filter, Lod53, MinMipFeedbackSlice, MinMipMap, MipRegions,
     MipRegionUsedFeedback, PreparedSampler, ResidencyCheck, SamplerDesc, SmallTailPolicy, TexelLocator,
 };
 use sfsim_models::texture::{TileCoord, TileGrid};
@@ -369,6 +369,7 @@ impl<'s> FeedbackRenderer<'s> {
         let sampler_class = classes(&samplers);
         let layout_class = classes(&layouts);
         let minmip_class = classes(&minmip.iter().map(|m: &MinMipMap| (m.width(), m.height())).collect::<Vec<_>>());
+        let regions_class = classes(&samplers.iter().zip(&layouts).collect::<Vec<_>>());
         let materials = (0..scene.shapes.len() as u32)
             .map(|shape| {
                 scene
@@ -378,6 +379,7 @@ impl<'s> FeedbackRenderer<'s> {
                         sampler_class: sampler_class[texture as usize],
                         layout_class: layout_class[texture as usize],
                         minmip_class: minmip_class[texture as usize],
+                        regions_class: regions_class[texture as usize],
                     })
                     .collect()
             })
@@ -592,27 +594,29 @@ impl<'s> FeedbackRenderer<'s> {
             if self.writes_feedback[tex] {
                 stats.feedback_writes += 1;
                 self.written[tex] = true;
-                self.write_feedback(s, &chunk.footprints);
+                self.write_feedback(s, &chunk.regions);
             }
         }
     }
 
     /// Writes one texture read's feedback, over its footprint or at its location.
-    fn write_feedback(&mut self, s: &TracedSample, footprints: &[Footprint]) {
+    fn write_feedback(&mut self, s: &TracedSample, regions: &[MipRegions]) {
         let tex = s.texture;
         let layout = &self.layouts[tex as usize];
         let policy = self.cfg.feedback.small_tail;
         match (self.cfg.feedback.kind, s.writes) {
-            (FeedbackKind::MinMip, Writes::Footprint(footprint)) => {
+            (FeedbackKind::MinMip, Writes::Regions(start, end)) => {
                 let (a, slice) = self.slots[tex as usize];
                 let mut map = self.arrays[a].slice_mut(slice).expect("slot exists");
-                let _ = layout.write_min_mip(&mut map, &footprints[footprint as usize], s.desired, policy);
+                let value = layout.recorded_value(s.desired, policy);
+                let _ = layout.write_min_mip_regions(&mut map, &regions[start as usize..end as usize], value);
             }
             (FeedbackKind::MinMip, Writes::Texel(..)) => {
                 unreachable!("MinMip writes at the location take merge_chunk's own loop")
             }
-            (FeedbackKind::MipRegionUsed, Writes::Footprint(footprint)) => {
-                let _ = layout.write_region_used(&mut self.region_used[tex as usize], &footprints[footprint as usize]);
+            (FeedbackKind::MipRegionUsed, Writes::Regions(start, end)) => {
+                let regions = &regions[start as usize..end as usize];
+                let _ = layout.write_region_used_regions(&mut self.region_used[tex as usize], regions);
             }
             (FeedbackKind::MipRegionUsed, Writes::Texel(x, y, _)) => {
                 let (first, second) = linear_mips(f64::from(s.desired), layout.mip_count());

@@ -9,7 +9,7 @@
 use super::super::visibility::{Visibility, MISS};
 use super::super::RayCamera;
 use super::{FeedbackRenderer, FeedbackWrites};
-use sfsim_models::gpu::{DesiredLod, Footprint, Lod53, Lods, Sample};
+use sfsim_models::gpu::{DesiredLod, Lod53, Lods, MipRegions};
 
 /// Samples per parallel work item.
 pub(super) const CHUNK: usize = 256;
@@ -32,8 +32,8 @@ pub(super) const NONRESIDENT_POINT: u8 = 2;
 
 #[derive(Clone, Copy)]
 pub(super) enum Writes {
-    /// Over the footprint: its index in the chunk's footprint buffer.
-    Footprint(u32),
+    /// Over the footprint: its rectangles, `start..end` of the chunk's region buffer.
+    Regions(u32, u32),
     /// At the location: the feedback texel and the value MinMip feedback records there.
     Texel(u32, u32, Lod53),
 }
@@ -48,6 +48,9 @@ pub(super) struct MaterialTexture {
     pub layout_class: u32,
     /// Lowest texture id whose MinMip map has the same size (same texel for equal UVs).
     pub minmip_class: u32,
+    /// Lowest texture id with an equal sampler and feedback layout (same feedback
+    /// rectangles for equal UVs and derivatives).
+    pub regions_class: u32,
 }
 
 /// One parallel work item's output, and its scratch buffers, reused across frames.
@@ -60,7 +63,8 @@ pub(super) struct Chunk {
     /// Per hit, its texture reads in `samples`.
     pub reads: Vec<std::ops::Range<u32>>,
     pub samples: Vec<TracedSample>,
-    pub footprints: Vec<Footprint>,
+    /// The feedback rectangles of reads that write over their footprint.
+    pub regions: Vec<MipRegions>,
     desired: Vec<Option<DesiredLod>>,
     /// Timing-only MinMip feedback at the location: per hit, the length whose log2 is its
     /// first texture's desired LOD, then that LOD in 5.3 form (all the reads need).
@@ -90,7 +94,7 @@ impl FeedbackRenderer<'_> {
         chunk.len = range.len();
         chunk.reads.clear();
         chunk.samples.clear();
-        chunk.footprints.clear();
+        chunk.regions.clear();
         chunk.hits.clear();
         chunk.desired.clear();
         chunk.lengths.clear();
@@ -130,30 +134,31 @@ impl FeedbackRenderer<'_> {
             }
             return;
         }
-        if at_location {
-            // Pass 2: the desired LOD of each hit's first texture (its set usually shares it).
-            let desired = chunk.hits.iter().map(|h| {
-                let first = self.materials[h.object as usize].first()?;
-                self.samplers[first.texture as usize].desired(h.derivs).ok()
-            });
-            chunk.desired.extend(desired);
-        }
+        // Pass 2: the desired LOD of each hit's first texture (its set usually shares it).
+        let desired = chunk.hits.iter().map(|h| {
+            let first = self.materials[h.object as usize].first()?;
+            self.samplers[first.texture as usize].desired(h.derivs).ok()
+        });
+        chunk.desired.extend(desired);
         // Pass 3: every texture read, in sample order.
-        let desired = chunk.desired.iter().copied().chain(std::iter::repeat(None));
-        for (hit, desired) in chunk.hits.iter().zip(desired) {
+        for (hit, &desired) in chunk.hits.iter().zip(&chunk.desired) {
             let start = chunk.samples.len() as u32;
-            if at_location {
-                self.sample_at_location(hit, desired, &mut chunk.samples);
-            } else {
-                self.sample_footprints(hit, &mut chunk.samples, &mut chunk.footprints);
-            }
+            let regions = (!at_location).then_some(&mut chunk.regions);
+            self.sample_textures(hit, desired, &mut chunk.samples, regions);
             chunk.reads.push(start..chunk.samples.len() as u32);
         }
     }
 
-    /// Samples every texture of the hit's material, feedback at the sample location.
-    /// `first_desired` is the desired LOD of its first texture.
-    fn sample_at_location(&self, hit: &ShadedHit, first_desired: Option<DesiredLod>, out: &mut Vec<TracedSample>) {
+    /// Samples every texture of the hit's material. `first_desired` is the desired LOD of
+    /// its first texture. Feedback goes at the sample location, or over the filter
+    /// footprint when `regions` collects the footprint's feedback rectangles.
+    fn sample_textures(
+        &self,
+        hit: &ShadedHit,
+        first_desired: Option<DesiredLod>,
+        out: &mut Vec<TracedSample>,
+        mut regions: Option<&mut Vec<MipRegions>>,
+    ) {
         let textures = &self.materials[hit.object as usize];
         // A set's textures usually share a size, hence the desired LOD, and often a
         // feedback layout, hence the texel written.
@@ -162,6 +167,8 @@ impl FeedbackRenderer<'_> {
         // The usual point-sampled clamp: one MinMip texel index per map size.
         let point_clamp = self.cfg.sampler.minmip.is_none();
         let mut minmip_texel = Recent::default();
+        let mut rects = Recent::default();
+        let uv_finite = hit.uv.0.is_finite() && hit.uv.1.is_finite();
         for m in textures {
             let sampler = &self.samplers[m.texture as usize];
             let d = match desired {
@@ -173,34 +180,44 @@ impl FeedbackRenderer<'_> {
                 }
             };
             let Some(d) = d else { continue };
-            let (tx, ty) = texel.get_or(m.layout_class, || self.locators[m.texture as usize].locate(hit.uv));
             let map = &self.minmip[m.texture as usize];
             let lods = if !self.cfg.measure_quality {
-                // Timing only: the effective LOD is not needed (nor read).
-                Some((d.lod(), f32::NAN, 0))
+                // Timing only: the effective LOD is not needed (nor read); over the
+                // footprint it is the desired one, as an unclamped read's is.
+                match regions {
+                    None => Some((d.lod(), f32::NAN, 0)),
+                    Some(_) => uv_finite.then(|| (d.lod(), d.lod(), 0)),
+                }
             } else if point_clamp {
                 let index = minmip_texel.get_or(m.minmip_class, || map.point_index(hit.uv.0, hit.uv.1));
                 index.map(|i| {
                     let clamp = map.clamp_at(i);
-                    let nonresident = self.nonresident_flags(m.texture, hit.uv, &d, clamp, None);
+                    let nonresident = self.nonresident_flags(m.texture, hit.uv, &d, clamp);
                     (d.lod(), d.effective(clamp), nonresident)
                 })
             } else {
                 sampler.clamped(hit.uv, &d, Some(map)).ok().map(|l| {
-                    let nonresident = self.nonresident_flags(m.texture, hit.uv, &d, l.clamp, None);
+                    let nonresident = self.nonresident_flags(m.texture, hit.uv, &d, l.clamp);
                     (l.desired_lod, l.effective_lod, nonresident)
                 })
             };
-            if let Some((desired, effective, nonresident)) = lods {
-                let value = self.layouts[m.texture as usize].recorded_value(desired, self.cfg.feedback.small_tail);
-                out.push(TracedSample {
-                    texture: m.texture,
-                    desired,
-                    effective,
-                    writes: Writes::Texel(tx, ty, value),
-                    nonresident,
-                });
-            }
+            let Some((desired, effective, nonresident)) = lods else { continue };
+            let layout = &self.layouts[m.texture as usize];
+            let writes = match regions.as_deref_mut() {
+                Some(regions) => {
+                    let (start, end) = rects.get_or(m.regions_class, || {
+                        let start = regions.len() as u32;
+                        sampler.feedback_regions(hit.uv, &d, layout, regions);
+                        (start, regions.len() as u32)
+                    });
+                    Writes::Regions(start, end)
+                }
+                None => {
+                    let (tx, ty) = texel.get_or(m.layout_class, || self.locators[m.texture as usize].locate(hit.uv));
+                    Writes::Texel(tx, ty, layout.recorded_value(desired, self.cfg.feedback.small_tail))
+                }
+            };
+            out.push(TracedSample { texture: m.texture, desired, effective, writes, nonresident });
         }
     }
 
@@ -233,58 +250,21 @@ impl FeedbackRenderer<'_> {
         }
     }
 
-    /// Samples every texture of the hit's material, feedback over the filter footprint.
-    fn sample_footprints(&self, hit: &ShadedHit, out: &mut Vec<TracedSample>, footprints: &mut Vec<Footprint>) {
-        for m in &self.materials[hit.object as usize] {
-            let sampler = &self.samplers[m.texture as usize];
-            let (sample, nonresident) = if self.cfg.measure_quality {
-                let map = &self.minmip[m.texture as usize];
-                let Ok(d) = sampler.desired(hit.derivs) else { continue };
-                let Ok(l) = sampler.clamped(hit.uv, &d, Some(map)) else { continue };
-                let s = sampler.sample_with(hit.uv, &l);
-                let nonresident = self.nonresident_flags(m.texture, hit.uv, &d, l.clamp, Some(&s));
-                (s, nonresident)
-            } else {
-                let Ok(s) = sampler.sample(hit.uv, hit.derivs, None) else { continue };
-                (s, 0)
-            };
-            out.push(TracedSample {
-                texture: m.texture,
-                desired: sample.desired_lod,
-                effective: sample.effective_lod,
-                writes: Writes::Footprint(footprints.len() as u32),
-                nonresident,
-            });
-            footprints.push(sample.feedback_footprint);
-        }
-    }
-
     /// The [`NONRESIDENT`] / [`NONRESIDENT_POINT`] flags of a texture read at `uv` of
     /// desired LOD `d` under the configured MinMip clamp `clamp` (mips): whether the read's
     /// footprint touches a tile the texture's MinMip map has not resident, and whether it
-    /// would under the point-sampled clamp. `sample` is the read's [`Sample`] when built.
-    fn nonresident_flags(
-        &self,
-        texture: u32,
-        uv: (f64, f64),
-        d: &DesiredLod,
-        clamp: f32,
-        sample: Option<&Sample>,
-    ) -> u8 {
+    /// would under the point-sampled clamp.
+    fn nonresident_flags(&self, texture: u32, uv: (f64, f64), d: &DesiredLod, clamp: f32) -> u8 {
         let t = texture as usize;
         let (sampler, map, check) = (&self.samplers[t], &self.minmip[t], &self.residency[t]);
-        let touches = |l: &Lods, built: Option<&Footprint>| {
-            if check.resident_from(map, sampler.finest_read_mip(l)) {
-                return false; // every tile the read could reach is resident: no footprint needed
-            }
-            match built {
-                Some(f) => check.touches_nonresident(map, f),
-                None => check.touches_nonresident(map, &sampler.read_footprint(uv, l)),
-            }
+        let touches = |l: &Lods| {
+            // Every tile the read could reach is resident: no footprint needed (the rare
+            // read that reaches a missing mip builds its footprint).
+            !check.resident_from(map, sampler.finest_read_mip(l))
+                && check.touches_nonresident(map, &sampler.read_footprint(uv, l))
         };
         // `clamped` with the clamp already known: `desired` and the clamp are all it uses.
-        let l = d.with_clamp(clamp);
-        let configured = touches(&l, sample.map(|s| &s.footprint));
+        let configured = touches(&d.with_clamp(clamp));
         let point = if self.cfg.sampler.minmip.is_none() {
             configured
         } else {
@@ -293,9 +273,7 @@ impl FeedbackRenderer<'_> {
             if point_clamp == clamp {
                 configured
             } else {
-                let p = d.with_clamp(point_clamp);
-                let unclamped = sample.filter(|_| !p.is_clamped()).map(|s| &s.feedback_footprint);
-                touches(&p, unclamped)
+                touches(&d.with_clamp(point_clamp))
             }
         };
         (u8::from(configured) * NONRESIDENT) | (u8::from(point) * NONRESIDENT_POINT)

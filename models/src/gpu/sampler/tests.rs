@@ -308,3 +308,25 @@ proptest! {
         prop_assert_eq!(&sampler.read_footprint((u, v), &lp), &p.footprint);
     }
 }
+
+proptest! {
+    /// The probe line (offset table, reciprocal of power-of-two sizes) places every probe
+    /// exactly where `uv + ((i + 0.5) / n - 0.5) * major / size` does.
+    #[test]
+    fn probe_line_equals_the_division_form(
+        u in -1.0f64..2.0, v in -1.0f64..2.0, ratio in 0.5f64..17.0, max_aniso in 1u32..=16,
+        mu in -1e6f64..1e6, mv in -1e6f64..1e6,
+        w in prop_oneof![Just(8192.0f64), Just(1.0), 1.0f64..16384.0], h in prop_oneof![Just(4096.0f64), 1.0f64..16384.0],
+    ) {
+        let (w, h) = (w.floor(), h.floor());
+        let line = ProbeLine::new((u, v), ratio, (mu, mv), max_aniso, (w, h));
+        let n = (ratio.ceil().clamp(1.0, f64::from(max_aniso))) as u32;
+        prop_assert_eq!(line.len(), n as usize);
+        for i in 0..n {
+            let t = (f64::from(i) + 0.5) / f64::from(n) - 0.5;
+            let expected = (u + t * mu / w, v + t * mv / h);
+            let got = line.at(i as usize);
+            prop_assert_eq!((got.0.to_bits(), got.1.to_bits()), (expected.0.to_bits(), expected.1.to_bits()));
+        }
+    }
+}

@@ -1,0 +1,426 @@
+//! One sample's feedback footprint as feedback-map rectangles, without building it: what
+//! feedback written over the footprint costs when regions are large next to a footprint.
+//!
+//! A filter's taps at one mip lie along the line of anisotropy, and every step from a
+//! probe's position to a feedback texel (scale by the mip's size, floor, CLAMP, projection
+//! onto mip 0, the region shift) is monotonic — in floating point too, where each operation
+//! rounds monotonically. So along the probes each edge of a tap's region rectangle moves
+//! one way only, and when the two end probes land on the same rectangle every probe between
+//! them does: the mip is written once. Footprints whose ends differ (those crossing a
+//! region border) are bisected, each axis apart, down to where its span of regions changes,
+//! and each run of equal rectangles is written once. Overlapping rectangles are harmless:
+//! atomic-min and bit-set writes are idempotent, so the maps end the same as
+//! [`FeedbackLayout::write_min_mip`] over [`Sample::feedback_footprint`] (tested).
+
+use super::super::error::GpuError;
+use super::super::feedback::MinMipFeedback;
+use super::super::feedback_write::{FeedbackLayout, RegionRect};
+use super::super::footprint::clamp_texel;
+#[cfg(doc)]
+use super::super::footprint::{bilinear_tap, point_tap};
+use super::super::lod::Lod53;
+use super::super::limits::{mip_dim, MAX_ANISOTROPY};
+use super::super::lod_select::{linear_mips, nearest_mip};
+use super::super::region_used::MipRegionUsedFeedback;
+use super::{footprint, DesiredLod, Filter, PreparedSampler, ProbeLine};
+#[cfg(doc)]
+use super::Sample;
+
+/// The feedback texels of mip `mip` that some tap of a sample's footprint overlaps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MipRegions {
+    /// Mip the taps read.
+    pub mip: u32,
+    /// Feedback texels their texels overlap.
+    pub rect: RegionRect,
+}
+
+impl PreparedSampler {
+    /// Appends to `out` the rectangles of `layout`'s feedback map that the feedback
+    /// footprint ([`Sample::feedback_footprint`]) of the sample at `uv` with desired LOD `d`
+    /// overlaps. Rectangles may overlap; writing each of their texels writes exactly the
+    /// texels [`FeedbackLayout::write_min_mip`] and
+    /// [`FeedbackLayout::write_region_used`] write for that footprint. `layout` is meant to
+    /// be this sampler's texture's (another size takes a slower, tap-by-tap path).
+    pub fn feedback_regions(&self, uv: (f64, f64), d: &DesiredLod, layout: &FeedbackLayout, out: &mut Vec<MipRegions>) {
+        let (first, second) = match self.desc.filter {
+            Filter::Point | Filter::Bilinear => (nearest_mip(d.desired, self.mip_count), None),
+            Filter::Trilinear | Filter::Anisotropic { .. } => linear_mips(d.desired, self.mip_count),
+        };
+        let mips = std::iter::once(first).chain(second);
+        if (self.tex_w, self.tex_h) != (layout.tex_width(), layout.tex_height()) {
+            // Another texture's layout: its regions of this sampler's taps, tap by tap.
+            let probes = self.probes(uv, &d.with_clamp(0.0));
+            let taps = footprint(self.desc.filter, &probes, d.desired, (self.tex_w, self.tex_h, self.mip_count)).taps;
+            out.extend(taps.iter().filter_map(|t| layout.regions(t).map(|rect| MipRegions { mip: t.mip, rect })));
+            return;
+        }
+        let Filter::Anisotropic { max_aniso } = self.desc.filter else {
+            out.extend(mips.filter_map(|mip| self.tap_regions(uv, mip, layout)));
+            return;
+        };
+        let size = (f64::from(self.tex_w), f64::from(self.tex_h));
+        let line = ProbeLine::new(uv, d.ratio, d.major, max_aniso, size);
+        let n = line.len();
+        if n == 0 {
+            return; // a NaN ratio reads nothing
+        }
+        // Probes are worked out when needed: most footprints need only their two ends.
+        let ends = (line.at(0), line.at(n - 1));
+        let probe = |i: usize| match i {
+            0 => ends.0,
+            _ if i == n - 1 => ends.1,
+            _ => line.at(i),
+        };
+        // With an infinite axis the middle probe's offset is 0 × ∞ = NaN: not monotonic.
+        let monotonic = d.major.0.is_finite() && d.major.1.is_finite();
+        for mip in mips {
+            let Some(taps) = MipTaps::new(self, mip, layout) else { continue };
+            if !monotonic {
+                out.extend((0..n).map(|i| taps.regions(probe(i))));
+                continue;
+            }
+            let x = |i: usize| taps.x_regions(probe(i).0);
+            let y = |i: usize| taps.y_regions(probe(i).1);
+            let (x_ends, y_ends) = ((x(0), x(n - 1)), (y(0), y(n - 1)));
+            let rect = |(x0, x1), (y0, y1)| MipRegions { mip, rect: RegionRect { x0, x1, y0, y1 } };
+            if x_ends.0 == x_ends.1 && y_ends.0 == y_ends.1 {
+                out.push(rect(x_ends.0, y_ends.0)); // the common case: one rectangle
+                continue;
+            }
+            // Each axis changes its span of regions at its own probes: found apart, then
+            // merged into the runs of equal rectangles.
+            let (mut xs, mut ys) = (AxisRuns::default(), AxisRuns::default());
+            xs.fill(&x, n, x_ends);
+            ys.fill(&y, n, y_ends);
+            xs.merge(&ys, |xr, yr| out.push(rect(xr, yr)));
+        }
+    }
+
+    /// The feedback rectangle of the filter's tap at `uv` on `mip`.
+    #[inline]
+    fn tap_regions(&self, uv: (f64, f64), mip: u32, layout: &FeedbackLayout) -> Option<MipRegions> {
+        MipTaps::new(self, mip, layout).map(|taps| taps.regions(uv))
+    }
+}
+
+/// The feedback texels of one mip's taps: [`bilinear_tap`] / [`point_tap`] then
+/// [`FeedbackLayout::regions`], with the per-mip divisions and checks done once.
+#[derive(Clone, Copy)]
+struct MipTaps {
+    mip: u32,
+    point: bool,
+    x: AxisTaps,
+    y: AxisTaps,
+}
+
+impl MipTaps {
+    /// `None` when `layout` has no mip `mip` (no tap there writes feedback).
+    fn new(sampler: &PreparedSampler, mip: u32, layout: &FeedbackLayout) -> Option<MipTaps> {
+        if mip >= layout.mip_count() {
+            return None;
+        }
+        Some(MipTaps {
+            mip,
+            point: sampler.desc.filter == Filter::Point,
+            x: AxisTaps::new(sampler.tex_w, layout.tex_width(), mip, layout.region_width()),
+            y: AxisTaps::new(sampler.tex_h, layout.tex_height(), mip, layout.region_height()),
+        })
+    }
+
+    #[inline]
+    fn regions(&self, uv: (f64, f64)) -> MipRegions {
+        let ((x0, x1), (y0, y1)) = (self.x_regions(uv.0), self.y_regions(uv.1));
+        MipRegions { mip: self.mip, rect: RegionRect { x0, x1, y0, y1 } }
+    }
+
+    /// The columns of regions the tap at `u` overlaps.
+    #[inline(always)]
+    fn x_regions(&self, u: f64) -> (u32, u32) {
+        if self.point {
+            self.x.point(u)
+        } else {
+            self.x.bilinear(u)
+        }
+    }
+
+    /// The rows of regions the tap at `v` overlaps.
+    #[inline(always)]
+    fn y_regions(&self, v: f64) -> (u32, u32) {
+        if self.point {
+            self.y.point(v)
+        } else {
+            self.y.bilinear(v)
+        }
+    }
+}
+
+/// One axis of [`MipTaps`].
+#[derive(Clone, Copy)]
+struct AxisTaps {
+    /// The mip's texels along the axis, and the last one's index (the sampler's texture).
+    size: f64,
+    texels: u32,
+    /// Mip-0 texels of the layout's texture along the axis.
+    dim0: u32,
+    /// The layout's texels of this mip.
+    dim: u32,
+    /// log2(dim0 / dim) when dim0 is a power of two (the projection is a shift).
+    scale: Option<u32>,
+    /// log2 of the region edge.
+    region_shift: u32,
+}
+
+impl AxisTaps {
+    fn new(sampler_dim0: u32, dim0: u32, mip: u32, region: u32) -> AxisTaps {
+        let texels = mip_dim(sampler_dim0, mip);
+        let dim = mip_dim(dim0, mip);
+        AxisTaps {
+            size: f64::from(texels),
+            texels,
+            dim0,
+            dim,
+            scale: dim0.is_power_of_two().then(|| (dim0 / dim).trailing_zeros()),
+            region_shift: region.trailing_zeros(),
+        }
+    }
+
+    /// The regions of mip texels `t0..=t1` (`span` then the region shift).
+    #[inline]
+    fn project(&self, t0: u32, t1: u32) -> (u32, u32) {
+        let (first, last) = match self.scale {
+            Some(scale) => (t0 << scale, ((t1 + 1) << scale) - 1),
+            None => {
+                let (dim0, dim) = (u64::from(self.dim0), u64::from(self.dim));
+                let last = ((u64::from(t1) + 1) * dim0).div_ceil(dim) - 1;
+                ((u64::from(t0) * dim0 / dim) as u32, last as u32)
+            }
+        };
+        (first >> self.region_shift, last >> self.region_shift)
+    }
+
+    #[inline]
+    fn bilinear(&self, u: f64) -> (u32, u32) {
+        let s = u * self.size - 0.5;
+        self.project(clamp_texel(s, self.texels), clamp_texel(s + 1.0, self.texels))
+    }
+
+    #[inline]
+    fn point(&self, u: f64) -> (u32, u32) {
+        let t = clamp_texel(u * self.size, self.texels);
+        self.project(t, t)
+    }
+}
+
+/// The runs of equal values of one axis's span of regions along the probes: (first probe,
+/// span) in probe order.
+#[derive(Default)]
+struct AxisRuns {
+    len: usize,
+    starts: [u8; MAX_ANISOTROPY as usize],
+    spans: [(u32, u32); MAX_ANISOTROPY as usize],
+}
+
+impl AxisRuns {
+    /// The runs of `span` over probes `0..n` (n >= 1) whose end probes have spans `ends`.
+    /// The span's edges are monotonic along the probes, so equal spans at two probes mean
+    /// equal spans between them: the line is bisected only where it changes.
+    #[inline]
+    fn fill(&mut self, span: &impl Fn(usize) -> (u32, u32), n: usize, ends: ((u32, u32), (u32, u32))) {
+        self.push(0, ends.0);
+        self.bisect(span, (0, ends.0), (n - 1, ends.1));
+    }
+
+    #[inline]
+    fn push(&mut self, probe: usize, span: (u32, u32)) {
+        self.starts[self.len] = probe as u8;
+        self.spans[self.len] = span;
+        self.len += 1;
+    }
+
+    /// Adds the runs starting in `lo.0 + 1..=hi.0`, given the spans at both ends.
+    fn bisect(&mut self, span: &impl Fn(usize) -> (u32, u32), lo: (usize, (u32, u32)), hi: (usize, (u32, u32))) {
+        if lo.1 == hi.1 {
+            return;
+        }
+        if hi.0 == lo.0 + 1 {
+            self.push(hi.0, hi.1);
+            return;
+        }
+        let mid = (lo.0 + hi.0) / 2;
+        let at_mid = (mid, span(mid));
+        self.bisect(span, lo, at_mid);
+        self.bisect(span, at_mid, hi);
+    }
+
+    /// Calls `emit` with the (x, y) spans of each run of equal rectangles, in probe order.
+    #[inline]
+    fn merge(&self, ys: &AxisRuns, mut emit: impl FnMut((u32, u32), (u32, u32))) {
+        let start = |runs: &AxisRuns, k: usize| if k < runs.len { usize::from(runs.starts[k]) } else { usize::MAX };
+        let (mut i, mut j) = (0, 0);
+        loop {
+            emit(self.spans[i], ys.spans[j]);
+            let (next_x, next_y) = (start(self, i + 1), start(ys, j + 1));
+            let next = next_x.min(next_y);
+            if next == usize::MAX {
+                return;
+            }
+            i += usize::from(next_x == next);
+            j += usize::from(next_y == next);
+        }
+    }
+}
+
+impl FeedbackLayout {
+    /// Atomic-mins `value` into every texel of `map` in `regions` (from
+    /// [`PreparedSampler::feedback_regions`]); `value` is what
+    /// [`recorded_value`](Self::recorded_value) gives for the desired LOD. Returns the
+    /// number of texel writes (overlapping rectangles count each time).
+    ///
+    /// Errors when `map` is not `map_width() x map_height()`.
+    pub fn write_min_mip_regions<S: AsRef<[u8]> + AsMut<[u8]>>(
+        &self,
+        map: &mut MinMipFeedback<S>,
+        regions: &[MipRegions],
+        value: Lod53,
+    ) -> Result<usize, GpuError> {
+        self.check_size(map.width(), map.height())?;
+        let mut writes = 0;
+        for r in regions {
+            for y in r.rect.y0..=r.rect.y1 {
+                for x in r.rect.x0..=r.rect.x1 {
+                    writes += usize::from(map.write_min(x, y, value));
+                }
+            }
+        }
+        Ok(writes)
+    }
+
+    /// Marks each rectangle's mip as used in each of its regions. Returns the number of bit
+    /// writes.
+    ///
+    /// Errors as [`write_region_used`](Self::write_region_used).
+    pub fn write_region_used_regions(
+        &self,
+        map: &mut MipRegionUsedFeedback,
+        regions: &[MipRegions],
+    ) -> Result<usize, GpuError> {
+        self.check_size(map.width(), map.height())?;
+        if map.mips() < self.mip_count() {
+            return Err(GpuError::MapMips { needed: self.mip_count(), actual: map.mips() });
+        }
+        let mut writes = 0;
+        for r in regions {
+            for y in r.rect.y0..=r.rect.y1 {
+                for x in r.rect.x0..=r.rect.x1 {
+                    writes += usize::from(map.set(x, y, r.mip));
+                }
+            }
+        }
+        Ok(writes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::{MinMipMap, SamplerDesc, SmallTailPolicy};
+    use super::*;
+    use proptest::prelude::*;
+
+    fn filter_of(kind: u32, max_aniso: u32) -> Filter {
+        match kind {
+            0 => Filter::Point,
+            1 => Filter::Bilinear,
+            2 => Filter::Trilinear,
+            _ => Filter::Anisotropic { max_aniso },
+        }
+    }
+
+    /// The maps written through the footprint and through its regions, side by side.
+    fn both_ways(
+        desc: &SamplerDesc,
+        size: (u32, u32),
+        region: (u32, u32),
+        uv: (f64, f64),
+        derivs: [f64; 4],
+    ) -> Option<((MinMipFeedback, MipRegionUsedFeedback), (MinMipFeedback, MipRegionUsedFeedback))> {
+        let mips = crate::gpu::full_mip_count(size.0, size.1);
+        let sampler = PreparedSampler::new(desc, size.0, size.1, mips).ok()?;
+        let layout = FeedbackLayout::new(size.0, size.1, mips, region.0, region.1).ok()?;
+        let maps = || {
+            let min = MinMipFeedback::new(layout.map_width(), layout.map_height()).unwrap();
+            let used = MipRegionUsedFeedback::new(layout.map_width(), layout.map_height(), mips).unwrap();
+            (min, used)
+        };
+        let s = sampler.sample(uv, derivs, None::<&MinMipMap>).ok()?;
+        let (mut min_a, mut used_a) = maps();
+        layout.write_min_mip(&mut min_a, &s.feedback_footprint, s.desired_lod, SmallTailPolicy::Exact).unwrap();
+        layout.write_region_used(&mut used_a, &s.feedback_footprint).unwrap();
+        let d = sampler.desired(derivs).unwrap();
+        let mut regions = Vec::new();
+        sampler.feedback_regions(uv, &d, &layout, &mut regions);
+        let (mut min_b, mut used_b) = maps();
+        let value = layout.recorded_value(d.lod(), SmallTailPolicy::Exact);
+        layout.write_min_mip_regions(&mut min_b, &regions, value).unwrap();
+        layout.write_region_used_regions(&mut used_b, &regions).unwrap();
+        Some(((min_a, used_a), (min_b, used_b)))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+        #[test]
+        fn regions_write_what_the_footprint_writes(
+            kind in 0u32..5, max_aniso in 1u32..=16,
+            w in prop_oneof![Just(8192u32), Just(1024), 64u32..3000], h in prop_oneof![Just(8192u32), Just(512), 64u32..3000],
+            log_rw in 2u32..10, log_rh in 2u32..10,
+            u in -0.2f64..1.2, v in -0.2f64..1.2,
+            scale in -14.0f64..2.0, d in proptest::array::uniform4(-1.0f64..1.0),
+        ) {
+            let desc = SamplerDesc::new(filter_of(kind, max_aniso));
+            let k = 2f64.powf(scale);
+            let derivs = [d[0] * k, d[1] * k, d[2] * k * 0.3, d[3] * k * 0.3];
+            if let Some((footprint, regions)) = both_ways(&desc, (w, h), (1 << log_rw, 1 << log_rh), (u, v), derivs) {
+                prop_assert_eq!(footprint, regions);
+            }
+        }
+    }
+
+    #[test]
+    fn another_textures_layout_takes_the_tap_by_tap_path() {
+        let desc = SamplerDesc::new(Filter::Anisotropic { max_aniso: 8 });
+        let sampler = PreparedSampler::new(&desc, 1024, 1024, 11).unwrap();
+        let layout = FeedbackLayout::new(512, 512, 10, 64, 64).unwrap();
+        let derivs = [8.0 * 3.0 / 1024.0, 0.0, 0.0, 3.0 / 1024.0];
+        let s = sampler.sample((0.1, 0.2), derivs, None).unwrap();
+        let expected: Vec<MipRegions> = s
+            .feedback_footprint
+            .taps
+            .iter()
+            .filter_map(|t| layout.regions(t).map(|rect| MipRegions { mip: t.mip, rect }))
+            .collect();
+        let mut regions = Vec::new();
+        sampler.feedback_regions((0.1, 0.2), &sampler.desired(derivs).unwrap(), &layout, &mut regions);
+        assert_eq!(regions, expected);
+        assert!(!regions.is_empty());
+    }
+
+    #[test]
+    fn a_footprint_inside_one_region_is_one_rectangle_per_mip() {
+        let desc = SamplerDesc::new(Filter::Anisotropic { max_aniso: 16 });
+        let sampler = PreparedSampler::new(&desc, 8192, 8192, 14).unwrap();
+        let layout = FeedbackLayout::new(8192, 8192, 14, 256, 256).unwrap();
+        // A 16:1 footprint at about mip 2.3, well inside region (16, 16).
+        let derivs = [16.0 * 5.0 / 8192.0, 0.0, 0.0, 5.0 / 8192.0];
+        let d = sampler.desired(derivs).unwrap();
+        let mut regions = Vec::new();
+        sampler.feedback_regions((0.51, 0.51), &d, &layout, &mut regions);
+        assert_eq!(regions.len(), 2, "{regions:?}");
+        assert!(regions.iter().all(|r| (r.rect.x0, r.rect.x1, r.rect.y0, r.rect.y1) == (16, 16, 16, 16)));
+        // Across the border at u = 0.5 each mip has its probes left of the border, on mip 3
+        // one whose quad straddles it, and those right of it: each run once.
+        regions.clear();
+        sampler.feedback_regions((0.5, 0.51), &d, &layout, &mut regions);
+        let rects: Vec<_> = regions.iter().map(|r| (r.mip, r.rect.x0, r.rect.x1)).collect();
+        assert_eq!(rects, [(2, 15, 15), (2, 16, 16), (3, 15, 15), (3, 15, 16), (3, 16, 16)]);
+    }
+}
