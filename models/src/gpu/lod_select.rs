@@ -73,18 +73,22 @@ pub(crate) fn anisotropic_axes(dx: (f64, f64), dy: (f64, f64), max_aniso: u32) -
 }
 
 /// `lod` truncated to the 8.8 fixed point mip selection uses ("converted to at least 8.8
-/// fixed point", §7.18.10). `lod` must be >= 0.
-fn fixed_8_8(lod: f64) -> f64 {
+/// fixed point", §7.18.10), in 1/256 units: `floor(lod * 256)`, saturating (NaN and
+/// negative → 0).
+#[inline]
+fn fixed_8_8_units(lod: f64) -> u64 {
     // Truncation floors the non-negative `lod` without a libm call.
-    ((lod * 256.0) as u64) as f64 / 256.0
+    (lod * 256.0) as u64
 }
 
 /// MIP_POINT selection (§7.18.10): the nearest mip, `floor(lod + 0.5)`, clamped to the
 /// texture's last mip. `lod` >= 0.
 pub fn nearest_mip(lod: f64, mip_count: u32) -> u32 {
     let last = mip_count.saturating_sub(1);
-    // Saturating cast: an LOD above u32::MAX lands on `last` like any other large value.
-    ((fixed_8_8(lod) + 0.5).floor() as u32).min(last)
+    // floor(k / 256 + 0.5) of the 8.8 value k, in integers (exact; a huge k saturates to
+    // `last` like any other large value).
+    let mip = fixed_8_8_units(lod).saturating_add(128) >> 8;
+    mip.min(u64::from(last)) as u32
 }
 
 /// MIP_LINEAR selection (§7.18.10): `floor(lod)` and, when the fractional weight is
@@ -92,16 +96,38 @@ pub fn nearest_mip(lod: f64, mip_count: u32) -> u32 {
 /// out (the spec lets zero-weight reads skip feedback; hardware skips the fetch). `lod` >= 0.
 pub fn linear_mips(lod: f64, mip_count: u32) -> (u32, Option<u32>) {
     let last = mip_count.saturating_sub(1);
-    let fixed = fixed_8_8(lod);
-    let floor = fixed.floor();
-    let first = (floor as u32).min(last);
-    let second = (fixed > floor && first < last).then_some(first + 1);
+    // The 8.8 value's integer and fraction parts, in integers (no libm floor).
+    let units = fixed_8_8_units(lod);
+    let first = (units >> 8).min(u64::from(last)) as u32;
+    let second = (units & 0xFF != 0 && first < last).then_some(first + 1);
     (first, second)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The floating-point definitions the integer forms replace.
+    fn fixed_8_8(lod: f64) -> f64 {
+        ((lod * 256.0) as u64) as f64 / 256.0
+    }
+
+    proptest! {
+        #[test]
+        fn integer_mip_selection_equals_the_floating_point_form(
+            lod in prop_oneof![0.0f64..20.0, proptest::num::f64::ANY], mips in 0u32..17,
+        ) {
+            let last = mips.saturating_sub(1);
+            let nearest = ((fixed_8_8(lod) + 0.5).floor() as u32).min(last);
+            prop_assert_eq!(nearest_mip(lod, mips), nearest);
+            let fixed = fixed_8_8(lod);
+            let floor = fixed.floor();
+            let first = (floor as u32).min(last);
+            let second = (fixed > floor && first < last).then_some(first + 1);
+            prop_assert_eq!(linear_mips(lod, mips), (first, second));
+        }
+    }
 
     #[test]
     fn isotropic_uses_the_longer_derivative() {

@@ -462,6 +462,6 @@ fn footprint(filter: Filter, probes: &Probes, lod: f64, dims: (u32, u32, u32)) -
 }
 
 mod regions;
-pub use regions::MipRegions;
+pub use regions::{FootprintRegions, MipRegions};
 #[cfg(test)]
 mod tests;

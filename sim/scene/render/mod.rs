@@ -10,7 +10,7 @@ use super::visibility::Visibility;
 use super::{RayCamera, SamplePattern, Scene};
 use serde::{Deserialize, Serialize};
 use sfsim_models::gpu::{
-    linear_mips, FeedbackArray, FeedbackLayout, Filter, Lod53, MinMipFeedbackSlice, MinMipMap, MipRegions,
+    linear_mips, FeedbackArray, FeedbackLayout, Filter, FootprintRegions, Lod53, MinMipFeedbackSlice, MinMipMap, MipRegions,
     MipRegionUsedFeedback, PreparedSampler, ResidencyCheck, SamplerDesc, SmallTailPolicy, TexelLocator,
 };
 use sfsim_models::texture::{TileCoord, TileGrid};
@@ -268,6 +268,8 @@ pub struct FeedbackRenderer<'s> {
     feedback_value_only: bool,
     /// Each layout's sample-location lookup, its constants worked out once.
     locators: Vec<TexelLocator>,
+    /// Per texture, its footprints' feedback rectangles (feedback over the footprint).
+    footprint_regions: Vec<FootprintRegions>,
     arrays: Vec<FeedbackArray>,
     /// (array, slice) of each texture's feedback map.
     slots: Vec<(usize, u32)>,
@@ -284,7 +286,7 @@ pub struct FeedbackRenderer<'s> {
     materials: Vec<Vec<MaterialTexture>>,
     /// Each texture's requested tiles, filled and drained by `requested_tiles`.
     tile_sets: Vec<TileSet>,
-    /// With MinMip feedback at the sample location: per texture, the texels (x | y << 16)
+    /// With MinMip feedback: per texture, the texels (x | y << 16)
     /// first written since the clear, so finding the requested tiles reads only those.
     first_writes: Option<Vec<FirstWrites>>,
     /// Textures whose feedback maps were written since the last clear (without first-write
@@ -384,10 +386,9 @@ impl<'s> FeedbackRenderer<'s> {
                     .collect()
             })
             .collect();
-        let first_writes =
-            (cfg.feedback.kind == FeedbackKind::MinMip && cfg.feedback.writes == FeedbackWrites::Location).then(|| {
-                layouts.iter().map(|l| FirstWrites::new(l.map_width() as usize * l.map_height() as usize)).collect()
-            });
+        let first_writes = (cfg.feedback.kind == FeedbackKind::MinMip).then(|| {
+            layouts.iter().map(|l| FirstWrites::new(l.map_width() as usize * l.map_height() as usize)).collect()
+        });
         Ok(FeedbackRenderer {
             scene,
             cfg: *cfg,
@@ -395,6 +396,7 @@ impl<'s> FeedbackRenderer<'s> {
             feedback_value_only: !cfg.measure_quality
                 && (cfg.feedback.kind, cfg.feedback.writes) == (FeedbackKind::MinMip, FeedbackWrites::Location),
             locators: layouts.iter().map(FeedbackLayout::locator).collect(),
+            footprint_regions: samplers.iter().zip(&layouts).map(|(s, l)| FootprintRegions::new(s, l)).collect(),
             layouts,
             arrays,
             slots,
@@ -573,18 +575,35 @@ impl<'s> FeedbackRenderer<'s> {
         }
         // Atomic-min and bit-set writes: their order does not matter.
         if let Some(lists) = self.first_writes.as_mut() {
-            // MinMip feedback at the sample location, the one mode with first-write lists
-            // (which also tell which textures were written): its own short loop.
+            // MinMip feedback, the kind with first-write lists (which also tell which
+            // textures were written): its own short loop.
+            let policy = self.cfg.feedback.small_tail;
             for s in &chunk.samples {
                 let tex = s.texture as usize;
-                let Writes::Texel(x, y, value) = s.writes else { unreachable!("location writes carry a texel") };
-                if self.writes_feedback[tex] {
-                    stats.feedback_writes += 1;
-                    let (a, slice) = self.slots[tex];
-                    let previous = self.arrays[a].write_min_previous(slice, x, y, value);
-                    // About half the writes are first writes: recorded without a branch.
-                    // Feedback maps are at most 16384 / 4 texels across: x and y fit 16 bits.
-                    lists[tex].record(x | y << 16, previous == Some(Lod53::NONE) && value != Lod53::NONE);
+                if !self.writes_feedback[tex] {
+                    continue;
+                }
+                stats.feedback_writes += 1;
+                let (a, slice) = self.slots[tex];
+                let (array, list) = (&mut self.arrays[a], &mut lists[tex]);
+                // About half the writes are first writes: recorded without a branch.
+                // Feedback maps are at most 16384 / 4 texels across: x and y fit 16 bits.
+                let mut write = |x: u32, y: u32, value: Lod53| {
+                    let previous = array.write_min_previous(slice, x, y, value);
+                    list.record(x | y << 16, previous == Some(Lod53::NONE) && value != Lod53::NONE);
+                };
+                match s.writes {
+                    Writes::Texel(x, y, value) => write(x, y, value),
+                    Writes::Regions(start, end) => {
+                        let value = self.layouts[tex].recorded_value(s.desired, policy);
+                        for r in &chunk.regions[start as usize..end as usize] {
+                            for y in r.rect.y0..=r.rect.y1 {
+                                for x in r.rect.x0..=r.rect.x1 {
+                                    write(x, y, value);
+                                }
+                            }
+                        }
+                    }
                 }
             }
             return;
@@ -603,17 +622,8 @@ impl<'s> FeedbackRenderer<'s> {
     fn write_feedback(&mut self, s: &TracedSample, regions: &[MipRegions]) {
         let tex = s.texture;
         let layout = &self.layouts[tex as usize];
-        let policy = self.cfg.feedback.small_tail;
         match (self.cfg.feedback.kind, s.writes) {
-            (FeedbackKind::MinMip, Writes::Regions(start, end)) => {
-                let (a, slice) = self.slots[tex as usize];
-                let mut map = self.arrays[a].slice_mut(slice).expect("slot exists");
-                let value = layout.recorded_value(s.desired, policy);
-                let _ = layout.write_min_mip_regions(&mut map, &regions[start as usize..end as usize], value);
-            }
-            (FeedbackKind::MinMip, Writes::Texel(..)) => {
-                unreachable!("MinMip writes at the location take merge_chunk's own loop")
-            }
+            (FeedbackKind::MinMip, _) => unreachable!("MinMip writes take merge_chunk's own loop"),
             (FeedbackKind::MipRegionUsed, Writes::Regions(start, end)) => {
                 let regions = &regions[start as usize..end as usize];
                 let _ = layout.write_region_used_regions(&mut self.region_used[tex as usize], regions);

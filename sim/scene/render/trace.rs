@@ -207,7 +207,7 @@ impl FeedbackRenderer<'_> {
                 Some(regions) => {
                     let (start, end) = rects.get_or(m.regions_class, || {
                         let start = regions.len() as u32;
-                        sampler.feedback_regions(hit.uv, &d, layout, regions);
+                        self.footprint_regions[m.texture as usize].regions(hit.uv, &d, regions);
                         (start, regions.len() as u32)
                     });
                     Writes::Regions(start, end)

@@ -41,25 +41,54 @@ impl PreparedSampler {
     /// overlaps. Rectangles may overlap; writing each of their texels writes exactly the
     /// texels [`FeedbackLayout::write_min_mip`] and
     /// [`FeedbackLayout::write_region_used`] write for that footprint. `layout` is meant to
-    /// be this sampler's texture's (another size takes a slower, tap-by-tap path).
+    /// be this sampler's texture's (another size takes a slower, tap-by-tap path). For many
+    /// samples, build a [`FootprintRegions`] once.
     pub fn feedback_regions(&self, uv: (f64, f64), d: &DesiredLod, layout: &FeedbackLayout, out: &mut Vec<MipRegions>) {
-        let (first, second) = match self.desc.filter {
-            Filter::Point | Filter::Bilinear => (nearest_mip(d.desired, self.mip_count), None),
-            Filter::Trilinear | Filter::Anisotropic { .. } => linear_mips(d.desired, self.mip_count),
+        FootprintRegions::new(self, layout).regions(uv, d, out);
+    }
+}
+
+/// [`PreparedSampler::feedback_regions`] for one sampler and feedback layout, each mip's
+/// projection onto the feedback map worked out once: for hot loops over one texture.
+#[derive(Debug, Clone)]
+pub struct FootprintRegions {
+    sampler: PreparedSampler,
+    layout: FeedbackLayout,
+    /// Per mip of the sampler's texture; `None` past the layout's mips.
+    mips: Vec<Option<MipTaps>>,
+}
+
+impl FootprintRegions {
+    /// The regions of `sampler`'s footprints on `layout`'s feedback map.
+    pub fn new(sampler: &PreparedSampler, layout: &FeedbackLayout) -> FootprintRegions {
+        let same_size = (sampler.tex_w, sampler.tex_h) == (layout.tex_width(), layout.tex_height());
+        // Another texture's layout takes the tap-by-tap path: no per-mip projections.
+        let mips = if same_size { (0..sampler.mip_count).map(|mip| MipTaps::new(sampler, mip, layout)).collect() } else { Vec::new() };
+        FootprintRegions { sampler: *sampler, layout: *layout, mips }
+    }
+
+    /// As [`PreparedSampler::feedback_regions`].
+    pub fn regions(&self, uv: (f64, f64), d: &DesiredLod, out: &mut Vec<MipRegions>) {
+        let (sampler, layout) = (&self.sampler, &self.layout);
+        let (first, second) = match sampler.desc.filter {
+            Filter::Point | Filter::Bilinear => (nearest_mip(d.desired, sampler.mip_count), None),
+            Filter::Trilinear | Filter::Anisotropic { .. } => linear_mips(d.desired, sampler.mip_count),
         };
         let mips = std::iter::once(first).chain(second);
-        if (self.tex_w, self.tex_h) != (layout.tex_width(), layout.tex_height()) {
+        if self.mips.is_empty() {
             // Another texture's layout: its regions of this sampler's taps, tap by tap.
-            let probes = self.probes(uv, &d.with_clamp(0.0));
-            let taps = footprint(self.desc.filter, &probes, d.desired, (self.tex_w, self.tex_h, self.mip_count)).taps;
+            let probes = sampler.probes(uv, &d.with_clamp(0.0));
+            let dims = (sampler.tex_w, sampler.tex_h, sampler.mip_count);
+            let taps = footprint(sampler.desc.filter, &probes, d.desired, dims).taps;
             out.extend(taps.iter().filter_map(|t| layout.regions(t).map(|rect| MipRegions { mip: t.mip, rect })));
             return;
         }
-        let Filter::Anisotropic { max_aniso } = self.desc.filter else {
-            out.extend(mips.filter_map(|mip| self.tap_regions(uv, mip, layout)));
+        let taps_of = |mip: u32| self.mips.get(mip as usize).copied().flatten();
+        let Filter::Anisotropic { max_aniso } = sampler.desc.filter else {
+            out.extend(mips.filter_map(|mip| taps_of(mip).map(|taps| taps.regions(uv))));
             return;
         };
-        let size = (f64::from(self.tex_w), f64::from(self.tex_h));
+        let size = (f64::from(sampler.tex_w), f64::from(sampler.tex_h));
         let line = ProbeLine::new(uv, d.ratio, d.major, max_aniso, size);
         let n = line.len();
         if n == 0 {
@@ -75,7 +104,7 @@ impl PreparedSampler {
         // With an infinite axis the middle probe's offset is 0 × ∞ = NaN: not monotonic.
         let monotonic = d.major.0.is_finite() && d.major.1.is_finite();
         for mip in mips {
-            let Some(taps) = MipTaps::new(self, mip, layout) else { continue };
+            let Some(taps) = taps_of(mip) else { continue };
             if !monotonic {
                 out.extend((0..n).map(|i| taps.regions(probe(i))));
                 continue;
@@ -97,16 +126,11 @@ impl PreparedSampler {
         }
     }
 
-    /// The feedback rectangle of the filter's tap at `uv` on `mip`.
-    #[inline]
-    fn tap_regions(&self, uv: (f64, f64), mip: u32, layout: &FeedbackLayout) -> Option<MipRegions> {
-        MipTaps::new(self, mip, layout).map(|taps| taps.regions(uv))
-    }
 }
 
 /// The feedback texels of one mip's taps: [`bilinear_tap`] / [`point_tap`] then
 /// [`FeedbackLayout::regions`], with the per-mip divisions and checks done once.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 struct MipTaps {
     mip: u32,
     point: bool,
@@ -156,7 +180,7 @@ impl MipTaps {
 }
 
 /// One axis of [`MipTaps`].
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 struct AxisTaps {
     /// The mip's texels along the axis, and the last one's index (the sampler's texture).
     size: f64,
@@ -180,7 +204,8 @@ impl AxisTaps {
             texels,
             dim0,
             dim,
-            scale: dim0.is_power_of_two().then(|| (dim0 / dim).trailing_zeros()),
+            // dim0 / dim is a power of two too: the difference of the exponents, no division.
+            scale: dim0.is_power_of_two().then(|| dim0.trailing_zeros() - dim.trailing_zeros()),
             region_shift: region.trailing_zeros(),
         }
     }
