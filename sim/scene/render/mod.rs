@@ -577,7 +577,6 @@ impl<'s> FeedbackRenderer<'s> {
         if let Some(lists) = self.first_writes.as_mut() {
             // MinMip feedback, the kind with first-write lists (which also tell which
             // textures were written): its own short loop.
-            let policy = self.cfg.feedback.small_tail;
             for s in &chunk.samples {
                 let tex = s.texture as usize;
                 if !self.writes_feedback[tex] {
@@ -594,8 +593,7 @@ impl<'s> FeedbackRenderer<'s> {
                 };
                 match s.writes {
                     Writes::Texel(x, y, value) => write(x, y, value),
-                    Writes::Regions(start, end) => {
-                        let value = self.layouts[tex].recorded_value(s.desired, policy);
+                    Writes::Regions(start, end, value) => {
                         for r in &chunk.regions[start as usize..end as usize] {
                             for y in r.rect.y0..=r.rect.y1 {
                                 for x in r.rect.x0..=r.rect.x1 {
@@ -624,7 +622,7 @@ impl<'s> FeedbackRenderer<'s> {
         let layout = &self.layouts[tex as usize];
         match (self.cfg.feedback.kind, s.writes) {
             (FeedbackKind::MinMip, _) => unreachable!("MinMip writes take merge_chunk's own loop"),
-            (FeedbackKind::MipRegionUsed, Writes::Regions(start, end)) => {
+            (FeedbackKind::MipRegionUsed, Writes::Regions(start, end, _)) => {
                 let regions = &regions[start as usize..end as usize];
                 let _ = layout.write_region_used_regions(&mut self.region_used[tex as usize], regions);
             }

@@ -32,8 +32,9 @@ pub(super) const NONRESIDENT_POINT: u8 = 2;
 
 #[derive(Clone, Copy)]
 pub(super) enum Writes {
-    /// Over the footprint: its rectangles, `start..end` of the chunk's region buffer.
-    Regions(u32, u32),
+    /// Over the footprint: its rectangles, `start..end` of the chunk's region buffer, and
+    /// the value MinMip feedback records there.
+    Regions(u32, u32, Lod53),
     /// At the location: the feedback texel and the value MinMip feedback records there.
     Texel(u32, u32, Lod53),
 }
@@ -210,7 +211,7 @@ impl FeedbackRenderer<'_> {
                         self.footprint_regions[m.texture as usize].regions(hit.uv, &d, regions);
                         (start, regions.len() as u32)
                     });
-                    Writes::Regions(start, end)
+                    Writes::Regions(start, end, layout.recorded_value(desired, self.cfg.feedback.small_tail))
                 }
                 None => {
                     let (tx, ty) = texel.get_or(m.layout_class, || self.locators[m.texture as usize].locate(hit.uv));
