@@ -271,6 +271,9 @@ fn fine_csv(outcome: &IoOutcome) -> String {
     csv
 }
 
+/// Points the IO report's latency CDF is drawn from (at most): a plot shows no more.
+const CDF_POINTS: usize = 20_000;
+
 fn io_report(scenario: &Scenario, outcome: &IoOutcome, stats: &StatSet) -> Report {
     let nvme = &scenario.hardware.nvme;
     // A content-pool run's last window may be shorter (it ends at the last completion).
@@ -293,8 +296,11 @@ fn io_report(scenario: &Scenario, outcome: &IoOutcome, stats: &StatSet) -> Repor
             .collect()
     };
     let guaranteed = HLine { label: format!("guaranteed {}", nvme.guaranteed), y: nvme.guaranteed.as_mb_per_sec_f64() };
-    let ms: Vec<f64> = outcome.latencies.iter().map(|t| t.as_ms_f64()).collect();
-    let markers = percentile_markers(&outcome.latencies);
+    let ms: Vec<f64> = outcome.latencies.cdf_samples(CDF_POINTS).iter().map(|t| t.as_ms_f64()).collect();
+    let markers = [(50, "p50"), (95, "p95"), (99, "p99")]
+        .iter()
+        .filter_map(|&(p, name)| outcome.latencies.percentile_of(p).map(|t| (name.to_string(), t.as_ms_f64())))
+        .collect();
     let (title, subtitle) = header(scenario, "IO workload");
     Report {
         tables: vec![],

@@ -5,7 +5,7 @@
 use crate::iopath::{Completed, IoPath};
 use crate::kernel::Kernel;
 use crate::scenario::Scenario;
-use crate::stats::{Bins, StatSet, LATENCY_POINTS};
+use crate::stats::{Bins, Latencies, StatSet, LATENCY_POINTS};
 use crate::workload::title::Title;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -211,7 +211,8 @@ pub struct IoOutcome {
     /// (bin start, NVMe bytes, MDU in bytes, MDU out bytes) at `fine_bin` resolution.
     pub fine: Vec<(Time, u64, u64, u64)>,
     pub fine_bin: Time,
-    pub latencies: Vec<Time>,
+    /// Completed requests' latencies (bounded memory: binned past `EXACT_SAMPLES`).
+    pub latencies: Latencies,
     pub events: u64,
     /// Simulated time the run covers: the scenario's duration, or a content-pool run's
     /// elapsed time to its last completion.
@@ -243,8 +244,8 @@ pub fn run_with(
 ) -> Result<IoOutcome, RunError> {
     let mut title = Title::new(cfg, scenario.seed ^ 0x5f5f_696f, 0, 0);
     let plan = Plan { cadence: cfg.cadence, set_staging: &cfg.set_staging, until_done: false };
-    let ran = drive(scenario, &mut title, &plan, path, progress, &mut |_| {})?;
-    let stats = collect_stats(scenario, &ran.path, &ran.latencies, title.enqueued(), ran.dest_done, ran.src_done);
+    let mut ran = drive(scenario, &mut title, &plan, path, progress, &mut |_| {})?;
+    let stats = collect_stats(scenario, &ran.path, &mut ran.latencies, title.enqueued(), ran.dest_done, ran.src_done);
     Ok(ran.into_outcome(stats))
 }
 
@@ -266,8 +267,7 @@ pub(super) struct Driven {
     pub end: Time,
     pub windows: Vec<WindowRow>,
     pub fine: Vec<(Time, u64, u64, u64)>,
-    /// Sorted.
-    pub latencies: Vec<Time>,
+    pub latencies: Latencies,
     pub dest_done: u64,
     pub src_done: u64,
     pub events: u64,
@@ -312,7 +312,7 @@ pub(super) fn drive(
         (Bins::new(window), Bins::new(window), Bins::new(window), Bins::new(window));
     let (mut nvme_f, mut in_f, mut out_f) = (Bins::new(FINE_BIN), Bins::new(FINE_BIN), Bins::new(FINE_BIN));
     let mut completed: Vec<Completed> = Vec::new();
-    let mut latencies = Vec::new();
+    let mut latencies = Latencies::default();
     let (mut dest_done, mut src_done) = (0u64, 0u64);
     let mut last_done: Option<Time> = None;
 
@@ -400,14 +400,13 @@ pub(super) fn drive(
     let (fnv, fin, fout) = (nvme_f.values(fine_count), in_f.values(fine_count), out_f.values(fine_count));
     let fine = (0..fine_count).map(|i| (Time(FINE_BIN.0 * i as u64), fnv[i], fin[i], fout[i])).collect();
 
-    latencies.sort_unstable();
     Ok(Driven { path, end, windows, fine, latencies, dest_done, src_done, events: kernel.processed() })
 }
 
 fn collect_stats(
     scenario: &Scenario,
     path: &IoPath,
-    latencies: &[Time],
+    latencies: &mut Latencies,
     enqueued: u64,
     dest_done: u64,
     src_done: u64,
@@ -429,7 +428,7 @@ fn collect_stats(
         "MB/s",
         "source (compressed) bytes of completed requests per second",
     );
-    s.push_percentiles_ms("request.latency", latencies, &LATENCY_POINTS, |n| {
+    s.push_latency_percentiles_ms("request.latency", latencies, &LATENCY_POINTS, |n| {
         format!("request latency {n}: enqueue → data in title memory")
     });
     s

@@ -269,7 +269,7 @@ pub fn run_with(
     let mut title = Title::with_requests(requests, cfg.in_flight, 0);
     let mut completions = vec![0u32; n];
     let plan = Plan { cadence: cfg.cadence, set_staging: &[], until_done: true };
-    let ran = drive(scenario, &mut title, &plan, path, progress, &mut |c| {
+    let mut ran = drive(scenario, &mut title, &plan, path, progress, &mut |c| {
         completions[order[(c.tag % n as u64) as usize]] += 1;
     })?;
 
@@ -289,7 +289,7 @@ pub fn run_with(
     s.push("pool.to_memory_throughput", Some(dst / 1e6 / secs), "MB/s", "pool.destination_bytes over pool.elapsed");
     s.push("pool.ratio", (src > 0.0).then(|| dst / src), "x", "destination ÷ source bytes of completed requests");
     s.push("pool.mean_stream", Some(mean_stream / 1024.0), "KiB", "mean uncompressed size of a selected stream");
-    s.push_percentiles_ms("request.latency", &ran.latencies, &LATENCY_POINTS, |p| {
+    s.push_latency_percentiles_ms("request.latency", &mut ran.latencies, &LATENCY_POINTS, |p| {
         format!("request latency {p}: enqueue → data in title memory")
     });
     Ok(PoolOutcome { io: ran.into_outcome(s), pool, completions })
