@@ -36,6 +36,12 @@ impl Bins {
             self.add_at(start, amount);
             return;
         }
+        let index = start.0 / self.width.0;
+        if end.0 <= (index + 1) * self.width.0 {
+            // Inside one bin (most spans): the loop below would add all of `amount` there.
+            *self.slot(index as usize) += amount;
+            return;
+        }
         let span = u128::from((end - start).0);
         let mut t = start;
         let mut given = 0u64;
@@ -66,5 +72,9 @@ mod tests {
         assert_eq!(b.values(4), vec![25, 50, 25, 0]);
         b.add_at(Time(39), 7);
         assert_eq!(b.values(4)[3], 7);
+        // Inside one bin, and ending exactly on its end.
+        b.add_span(Time(30), Time(40), 5);
+        b.add_span(Time(31), Time(33), 1);
+        assert_eq!(b.values(5), vec![25, 50, 25, 13, 0]);
     }
 }

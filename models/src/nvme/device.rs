@@ -418,16 +418,16 @@ impl NvmeModel for NvmeDevice {
     }
 
     fn next_event(&self) -> Option<Time> {
-        [
-            self.completions.front().map(|c| c.time),
-            self.stall_until,
-            self.phase_end(),
-            self.next_stall.map(|(start, _)| start),
-            self.next_throttle(),
-        ]
-        .into_iter()
-        .flatten()
-        .min()
+        // Pairwise rather than through an array iterator: this runs several times per event
+        // and the array's stack round trip showed in profiles.
+        let earliest = |a: Option<Time>, b: Option<Time>| match (a, b) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let next = earliest(self.completions.front().map(|c| c.time), self.stall_until);
+        let next = earliest(next, self.phase_end());
+        let next = earliest(next, self.next_stall.map(|(start, _)| start));
+        earliest(next, self.next_throttle())
     }
 
     fn advance(&mut self, until: Time, done: &mut Vec<IoDone>) {
