@@ -273,8 +273,21 @@ impl Engine {
         for &id in victims {
             self.evict_one(id, now)?;
         }
-        let gone: std::collections::HashSet<TileId> = victims.iter().copied().collect();
-        self.lists.resident.retain(|id| !gone.contains(id));
+        // This runs for every load that needs a reclaimed slot, so it avoids hashing the
+        // resident list against the victims: a few victims are found by a sequential scan
+        // and removed in place (order kept); many, by one pass that keeps the tiles still
+        // Resident (every listed tile is, but the victims just forgotten).
+        let resident = &mut self.lists.resident;
+        if victims.len() <= 8 {
+            for id in victims {
+                if let Some(at) = resident.iter().position(|r| r == id) {
+                    resident.remove(at);
+                }
+            }
+        } else {
+            let db = &self.db;
+            resident.retain(|id| db.state(*id).status == Status::Resident);
+        }
         self.mapping.unmap(victims.len());
         let mut textures: Vec<u32> = victims.iter().map(|id| id.texture).collect();
         textures.sort_unstable();
