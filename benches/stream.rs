@@ -1,7 +1,8 @@
 //! Streaming simulator speed: sample-grid.ron (64 sets × 3 × 8192², 1080p/128 sampling,
 //! the engine, NVMe, DirectStorage and MDU): its first 2 simulated seconds on all cores,
 //! and the whole recorded 60 s path on one core in timing-only mode (the measure:
-//! ten runs of about 6 s each, flat sampling).
+//! ten runs of about 6 s each, flat sampling), the shipped defaults (full mode, footprint
+//! feedback) on one core, and the loaded city-flythrough.ron on all cores.
 //! Criterion's "elem/s" here is simulated seconds per wall-clock second.
 //! Run: cargo bench --features bench --bench stream
 
@@ -40,8 +41,34 @@ fn sample_grid(c: &mut Criterion) {
             one_core.install(|| run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {}).expect("runs").stats)
         })
     });
+    // The shipped defaults on one core: full mode (quality measured), footprint feedback,
+    // anisotropic 16x; the first 10 s of the path (10 runs of several seconds each).
+    let overrides: Vec<Override> = ["duration=10s"].iter().map(|s| s.parse().unwrap()).collect();
+    let scenario = Scenario::load(&file, &overrides).expect("sample-grid.ron loads");
+    group.throughput(Throughput::Elements(10));
+    group.bench_function("sample-grid, 10 s simulated, footprint feedback, full mode, one core", |b| {
+        b.iter(|| {
+            one_core.install(|| run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {}).expect("runs").stats)
+        })
+    });
     group.finish();
 }
 
-criterion_group!(benches, sample_grid);
+/// The loaded scenario: city-flythrough.ron (1000 4K texture sets, a coaster path through
+/// the grid), its first 2 simulated seconds on all cores.
+fn city_flythrough(c: &mut Criterion) {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/stream/city-flythrough.ron");
+    let overrides: Vec<Override> = ["duration=2s"].iter().map(|s| s.parse().unwrap()).collect();
+    let scenario = Scenario::load(&file, &overrides).expect("city-flythrough.ron loads");
+    let mut group = c.benchmark_group("stream");
+    group.sample_size(10);
+    group.sampling_mode(SamplingMode::Flat);
+    group.throughput(Throughput::Elements(2));
+    group.bench_function("city-flythrough, 2 s simulated, all cores", |b| {
+        b.iter(|| run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {}).expect("runs").stats)
+    });
+    group.finish();
+}
+
+criterion_group!(benches, sample_grid, city_flythrough);
 criterion_main!(benches);

@@ -39,7 +39,7 @@ impl RayCamera {
     }
 
     /// World units per pixel at unit distance: square pixels, so the same in x and y.
-    fn pixel_step(&self) -> f64 {
+    pub(crate) fn pixel_step(&self) -> f64 {
         2.0 * self.tan_half_fov_y / f64::from(self.height)
     }
 

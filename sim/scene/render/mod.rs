@@ -10,8 +10,8 @@ use super::visibility::Visibility;
 use super::{RayCamera, SamplePattern, Scene};
 use serde::{Deserialize, Serialize};
 use sfsim_models::gpu::{
-    linear_mips, FeedbackArray, FeedbackLayout, Filter, FootprintRegions, Lod53, MinMipFeedbackSlice, MinMipMap, MipRegions,
-    MipRegionUsedFeedback, PreparedSampler, ResidencyCheck, SamplerDesc, SmallTailPolicy, TexelLocator,
+    linear_mips, FeedbackArray, FeedbackLayout, Filter, FootprintRegions, Lod53, MinMipFeedbackSlice, MinMipMap,
+    MipRegionUsedFeedback, MipRegions, PreparedSampler, ResidencyCheck, SamplerDesc, SmallTailPolicy, TexelLocator,
 };
 use sfsim_models::texture::{TileCoord, TileGrid};
 use sfsim_models::ConfigError;
