@@ -416,7 +416,8 @@ impl ProbeLine {
         // ratio is in 1..=max_aniso (finite), so the cast is exact after the clamp; a NaN
         // ratio stays NaN through the clamp and casts to 0.
         let n = (ratio.ceil().clamp(1.0, f64::from(max_aniso))) as usize;
-        let reciprocal = |s: f64| (s > 0.0 && (s as u32).is_power_of_two() && s == f64::from(s as u32)).then(|| 1.0 / s);
+        let reciprocal =
+            |s: f64| (s > 0.0 && (s as u32).is_power_of_two() && s == f64::from(s as u32)).then(|| 1.0 / s);
         ProbeLine { uv, n, major, size, reciprocal: (reciprocal(size.0), reciprocal(size.1)) }
     }
 

@@ -18,13 +18,13 @@ use super::super::feedback_write::{FeedbackLayout, RegionRect};
 use super::super::footprint::clamp_texel;
 #[cfg(doc)]
 use super::super::footprint::{bilinear_tap, point_tap};
-use super::super::lod::Lod53;
 use super::super::limits::{mip_dim, MAX_ANISOTROPY};
+use super::super::lod::Lod53;
 use super::super::lod_select::{linear_mips, nearest_mip};
 use super::super::region_used::MipRegionUsedFeedback;
-use super::{footprint, DesiredLod, Filter, PreparedSampler, ProbeLine};
 #[cfg(doc)]
 use super::Sample;
+use super::{footprint, DesiredLod, Filter, PreparedSampler, ProbeLine};
 
 /// The feedback texels of mip `mip` that some tap of a sample's footprint overlaps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,7 +63,11 @@ impl FootprintRegions {
     pub fn new(sampler: &PreparedSampler, layout: &FeedbackLayout) -> FootprintRegions {
         let same_size = (sampler.tex_w, sampler.tex_h) == (layout.tex_width(), layout.tex_height());
         // Another texture's layout takes the tap-by-tap path: no per-mip projections.
-        let mips = if same_size { (0..sampler.mip_count).map(|mip| MipTaps::new(sampler, mip, layout)).collect() } else { Vec::new() };
+        let mips = if same_size {
+            (0..sampler.mip_count).map(|mip| MipTaps::new(sampler, mip, layout)).collect()
+        } else {
+            Vec::new()
+        };
         FootprintRegions { sampler: *sampler, layout: *layout, mips }
     }
 
@@ -125,7 +129,6 @@ impl FootprintRegions {
             xs.merge(&ys, |xr, yr| out.push(rect(xr, yr)));
         }
     }
-
 }
 
 /// The feedback texels of one mip's taps: [`bilinear_tap`] / [`point_tap`] then
