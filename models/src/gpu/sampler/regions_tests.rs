@@ -1,0 +1,102 @@
+//! FootprintRegions against the footprint path, and its shortcuts.
+
+use super::super::super::{MinMipMap, SamplerDesc, SmallTailPolicy};
+use super::*;
+use proptest::prelude::*;
+
+fn filter_of(kind: u32, max_aniso: u32) -> Filter {
+    match kind {
+        0 => Filter::Point,
+        1 => Filter::Bilinear,
+        2 => Filter::Trilinear,
+        _ => Filter::Anisotropic { max_aniso },
+    }
+}
+
+/// The maps written through the footprint and through its regions, side by side.
+fn both_ways(
+    desc: &SamplerDesc,
+    size: (u32, u32),
+    region: (u32, u32),
+    uv: (f64, f64),
+    derivs: [f64; 4],
+) -> Option<((MinMipFeedback, MipRegionUsedFeedback), (MinMipFeedback, MipRegionUsedFeedback))> {
+    let mips = crate::gpu::full_mip_count(size.0, size.1);
+    let sampler = PreparedSampler::new(desc, size.0, size.1, mips).ok()?;
+    let layout = FeedbackLayout::new(size.0, size.1, mips, region.0, region.1).ok()?;
+    let maps = || {
+        let min = MinMipFeedback::new(layout.map_width(), layout.map_height()).unwrap();
+        let used = MipRegionUsedFeedback::new(layout.map_width(), layout.map_height(), mips).unwrap();
+        (min, used)
+    };
+    let s = sampler.sample(uv, derivs, None::<&MinMipMap>).ok()?;
+    let (mut min_a, mut used_a) = maps();
+    layout.write_min_mip(&mut min_a, &s.feedback_footprint, s.desired_lod, SmallTailPolicy::Exact).unwrap();
+    layout.write_region_used(&mut used_a, &s.feedback_footprint).unwrap();
+    let d = sampler.desired(derivs).unwrap();
+    let mut regions = Vec::new();
+    sampler.feedback_regions(uv, &d, &layout, &mut regions);
+    let (mut min_b, mut used_b) = maps();
+    let value = layout.recorded_value(d.lod(), SmallTailPolicy::Exact);
+    layout.write_min_mip_regions(&mut min_b, &regions, value).unwrap();
+    layout.write_region_used_regions(&mut used_b, &regions).unwrap();
+    Some(((min_a, used_a), (min_b, used_b)))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+    #[test]
+    fn regions_write_what_the_footprint_writes(
+        kind in 0u32..5, max_aniso in 1u32..=16,
+        w in prop_oneof![Just(8192u32), Just(1024), 64u32..3000], h in prop_oneof![Just(8192u32), Just(512), 64u32..3000],
+        log_rw in 2u32..10, log_rh in 2u32..10,
+        u in -0.2f64..1.2, v in -0.2f64..1.2,
+        scale in -14.0f64..2.0, d in proptest::array::uniform4(-1.0f64..1.0),
+    ) {
+        let desc = SamplerDesc::new(filter_of(kind, max_aniso));
+        let k = 2f64.powf(scale);
+        let derivs = [d[0] * k, d[1] * k, d[2] * k * 0.3, d[3] * k * 0.3];
+        if let Some((footprint, regions)) = both_ways(&desc, (w, h), (1 << log_rw, 1 << log_rh), (u, v), derivs) {
+            prop_assert_eq!(footprint, regions);
+        }
+    }
+}
+
+#[test]
+fn another_textures_layout_takes_the_tap_by_tap_path() {
+    let desc = SamplerDesc::new(Filter::Anisotropic { max_aniso: 8 });
+    let sampler = PreparedSampler::new(&desc, 1024, 1024, 11).unwrap();
+    let layout = FeedbackLayout::new(512, 512, 10, 64, 64).unwrap();
+    let derivs = [8.0 * 3.0 / 1024.0, 0.0, 0.0, 3.0 / 1024.0];
+    let s = sampler.sample((0.1, 0.2), derivs, None).unwrap();
+    let expected: Vec<MipRegions> = s
+        .feedback_footprint
+        .taps
+        .iter()
+        .filter_map(|t| layout.regions(t).map(|rect| MipRegions { mip: t.mip, rect }))
+        .collect();
+    let mut regions = Vec::new();
+    sampler.feedback_regions((0.1, 0.2), &sampler.desired(derivs).unwrap(), &layout, &mut regions);
+    assert_eq!(regions, expected);
+    assert!(!regions.is_empty());
+}
+
+#[test]
+fn a_footprint_inside_one_region_is_one_rectangle_per_mip() {
+    let desc = SamplerDesc::new(Filter::Anisotropic { max_aniso: 16 });
+    let sampler = PreparedSampler::new(&desc, 8192, 8192, 14).unwrap();
+    let layout = FeedbackLayout::new(8192, 8192, 14, 256, 256).unwrap();
+    // A 16:1 footprint at about mip 2.3, well inside region (16, 16).
+    let derivs = [16.0 * 5.0 / 8192.0, 0.0, 0.0, 5.0 / 8192.0];
+    let d = sampler.desired(derivs).unwrap();
+    let mut regions = Vec::new();
+    sampler.feedback_regions((0.51, 0.51), &d, &layout, &mut regions);
+    assert_eq!(regions.len(), 2, "{regions:?}");
+    assert!(regions.iter().all(|r| (r.rect.x0, r.rect.x1, r.rect.y0, r.rect.y1) == (16, 16, 16, 16)));
+    // Across the border at u = 0.5 each mip has its probes left of the border, on mip 3
+    // one whose quad straddles it, and those right of it: each run once.
+    regions.clear();
+    sampler.feedback_regions((0.5, 0.51), &d, &layout, &mut regions);
+    let rects: Vec<_> = regions.iter().map(|r| (r.mip, r.rect.x0, r.rect.x1)).collect();
+    assert_eq!(rects, [(2, 15, 15), (2, 16, 16), (3, 15, 15), (3, 15, 16), (3, 16, 16)]);
+}
