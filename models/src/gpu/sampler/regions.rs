@@ -164,21 +164,13 @@ impl MipTaps {
     /// The columns of regions the tap at `u` overlaps.
     #[inline(always)]
     fn x_regions(&self, u: f64) -> (u32, u32) {
-        if self.point {
-            self.x.point(u)
-        } else {
-            self.x.bilinear(u)
-        }
+        self.x.regions(u, self.point)
     }
 
     /// The rows of regions the tap at `v` overlaps.
     #[inline(always)]
     fn y_regions(&self, v: f64) -> (u32, u32) {
-        if self.point {
-            self.y.point(v)
-        } else {
-            self.y.bilinear(v)
-        }
+        self.y.regions(v, self.point)
     }
 }
 
@@ -225,6 +217,16 @@ impl AxisTaps {
             }
         };
         (first >> self.region_shift, last >> self.region_shift)
+    }
+
+    /// The regions of the point or bilinear tap at `u`.
+    #[inline(always)]
+    fn regions(&self, u: f64, point: bool) -> (u32, u32) {
+        if point {
+            self.point(u)
+        } else {
+            self.bilinear(u)
+        }
     }
 
     #[inline]
