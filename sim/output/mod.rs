@@ -339,6 +339,7 @@ fn io_report(scenario: &Scenario, outcome: &IoOutcome, stats: &StatSet) -> Repor
                 file_stem: "latency".into(),
                 title: "Request latency (enqueue → data in title memory)".into(),
                 x_label: "latency (ms)".into(),
+                quantiles_of: (outcome.latencies.len() > ms.len() as u64).then(|| outcome.latencies.len()),
                 samples: ms,
                 markers,
             }),

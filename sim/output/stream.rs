@@ -315,6 +315,7 @@ pub(super) fn write_stream_run(
                 x_label: "latency (ms)".into(),
                 samples: ms,
                 markers,
+                quantiles_of: None,
             }),
             Plot::Line(LinePlot {
                 file_stem: "occupancy".into(),

@@ -146,6 +146,9 @@ pub struct CdfPlot {
     pub samples: Vec<f64>,
     /// `(label, x)` vertical lines; the legend shows `"label = x"`.
     pub markers: Vec<(String, f64)>,
+    /// When `samples` are evenly spaced quantiles of a larger set (a long run's latencies):
+    /// that set's size, which the legend gives as n.
+    pub quantiles_of: Option<u64>,
 }
 
 /// Histogram of `samples` with `bins` equal-width bins over the sample range.
@@ -416,6 +419,7 @@ mod tests {
             x_label: "latency [ms]".into(),
             samples,
             markers,
+            quantiles_of: None,
         })
     }
 

@@ -320,7 +320,10 @@ fn prepare_cdf(p: &CdfPlot) -> Prepared {
         steps.push((x.1.max(first), 1.0));
     }
     let curve = Line {
-        label: format!("empirical CDF, n = {}{}", xs.len(), skipped_note(skipped)),
+        label: match p.quantiles_of {
+            Some(n) => format!("empirical CDF, n = {n} (drawn from {} quantiles){}", xs.len(), skipped_note(skipped)),
+            None => format!("empirical CDF, n = {}{}", xs.len(), skipped_note(skipped)),
+        },
         color: PALETTE[0],
         points: decimate(&steps, x, PLOT_WIDTH as usize, false),
         dots: false,
