@@ -1,10 +1,11 @@
 //! Shading and sampling a chunk of a frame's samples (read-only: chunks run in parallel).
 //!
-//! With feedback at the sample location the chunk goes through three short passes —
-//! shade every hit, then compute every desired LOD, then clamp and locate every texture
-//! read — rather than one long body per sample: each pass's iterations are independent,
-//! so the core overlaps the divisions, square roots and logarithms of neighbouring
-//! samples instead of waiting on each in turn. The arithmetic is the same either way.
+//! The chunk goes through three short passes — shade every hit, then compute every
+//! desired LOD, then clamp every texture read and find the feedback it writes (the sample
+//! location's texel, or the footprint's rectangles) — rather than one long body per
+//! sample: each pass's iterations are independent, so the core overlaps the divisions,
+//! square roots and logarithms of neighbouring samples instead of waiting on each in turn.
+//! The arithmetic is the same either way.
 
 use super::super::visibility::{Visibility, MISS};
 use super::super::RayCamera;
