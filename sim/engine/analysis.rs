@@ -31,7 +31,7 @@ impl Engine {
                 }
             }
         }
-        self.policies.eviction.after_analysis(&self.db, &self.lists.resident);
+        self.policies.eviction.after_analysis(&self.db, self.lists.resident.ids());
         for id in touched.drain(..) {
             self.db.state_mut(id).touched = false;
         }

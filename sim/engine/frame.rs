@@ -40,7 +40,7 @@ impl Engine {
                 self.minmip.refresh(&self.db, t);
             }
         }
-        let victims = self.policies.eviction.victims(now, &self.db, &self.lists.resident);
+        let victims = self.policies.eviction.victims(now, &self.db, self.lists.resident.ids());
         let evicted = self.evict(now, &victims)?;
         // One UpdateTileMappings call unmaps the frame's evictions.
         if let Some(span) = self.mapping.queue(&mut self.timeline.gpu, now, Vec::new()) {

@@ -76,7 +76,7 @@ impl Engine {
                 return Err(format!("{rec:?}: a failed load was made visible"));
             }
         }
-        for id in &self.lists.resident {
+        for id in self.lists.resident.ids() {
             let s = self.db.state(*id);
             if s.failed || s.record.is_some_and(|r| self.retry.failed_records.contains(&r)) {
                 return Err(format!("{id:?} is resident but its load failed"));

@@ -29,6 +29,7 @@ mod packed;
 mod pass;
 mod pool;
 mod report;
+mod resident;
 mod retry;
 mod stats;
 mod submit;
@@ -56,6 +57,7 @@ use mapping::MappingQueue;
 use minmip::MinMipMaps;
 use pass::FeedbackThread;
 use pool::TilePool;
+use resident::ResidentList;
 use sfsim_models::gpu::Lod53;
 use sfsim_models::nvme::IoStatus;
 use sfsim_models::texture::{TextureDesc, TileCoord};
@@ -88,7 +90,6 @@ impl Policies {
 }
 
 /// The sample's tile lists.
-#[derive(Default)]
 struct TileLists {
     /// "Seen Tiles": requested, waiting for staging memory and a pool slot.
     seen: Vec<TileId>,
@@ -97,12 +98,25 @@ struct TileLists {
     backing_off: Vec<TileId>,
     /// "Complete Tiles": loaded and mapped, visible from the next frame.
     complete: Vec<TileId>,
-    /// Visible through the MinMip map (order is irrelevant: policies sort what they need).
-    resident: Vec<TileId>,
+    /// Visible through the MinMip map (unordered: policies sort what they need).
+    resident: ResidentList,
     /// `PerFrame`: tiles whose MinMip update rides in the frame being recorded.
     showing: Vec<TileId>,
     /// `StreamingThread`: MinMip uploads on the copy queue, when each lands and its tiles.
     uploading: VecDeque<(Time, Vec<TileId>)>,
+}
+
+impl TileLists {
+    fn new(db: &TileDb) -> TileLists {
+        TileLists {
+            seen: Vec::new(),
+            backing_off: Vec::new(),
+            complete: Vec::new(),
+            resident: ResidentList::new(db),
+            showing: Vec::new(),
+            uploading: VecDeque::new(),
+        }
+    }
 }
 
 /// The streaming engine, a self-timed component of its owner's event loop. Drive it with
@@ -147,8 +161,8 @@ impl Engine {
         Engine {
             cfg: *cfg,
             minmip: MinMipMaps::new(&db),
+            lists: TileLists::new(&db),
             db,
-            lists: TileLists::default(),
             pool: TilePool::new(cfg.pool_slots()),
             requests: InFlightRequests::new(staging),
             mapping: MappingQueue::new(cfg.mapping_call, cfg.mapping_per_tile),
@@ -246,7 +260,7 @@ impl Engine {
 
     /// Resident tiles per mip (index 15 gathers mips ≥ 15).
     pub fn residency_per_mip(&self) -> Vec<u64> {
-        self.db.residency_per_mip(&self.lists.resident)
+        self.db.residency_per_mip(self.lists.resident.ids())
     }
 
     /// MinMip value the CPU copy holds at a texel.
@@ -272,21 +286,7 @@ impl Engine {
         }
         for &id in victims {
             self.evict_one(id, now)?;
-        }
-        // This runs for every load that needs a reclaimed slot, so it avoids hashing the
-        // resident list against the victims: a few victims are found by a sequential scan
-        // and removed in place (order kept); many, by one pass that keeps the tiles still
-        // Resident (every listed tile is, but the victims just forgotten).
-        let resident = &mut self.lists.resident;
-        if victims.len() <= 8 {
-            for id in victims {
-                if let Some(at) = resident.iter().position(|r| r == id) {
-                    resident.remove(at);
-                }
-            }
-        } else {
-            let db = &self.db;
-            resident.retain(|id| db.state(*id).status == Status::Resident);
+            self.lists.resident.remove(id);
         }
         self.mapping.unmap(victims.len());
         let mut textures: Vec<u32> = victims.iter().map(|id| id.texture).collect();

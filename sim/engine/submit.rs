@@ -143,8 +143,7 @@ impl Engine {
     }
 
     fn stream_of(&self, id: TileId) -> TileStream {
-        let desc = self.db.desc(id.texture);
-        self.content.stream(id.texture, desc.format, desc.tile_from_index(id.index))
+        self.content.stream(id.texture, self.db.desc(id.texture).format, self.db.coord(id))
     }
 
     /// Makes `n` slots free, asking the eviction policy to reclaim resident tiles if too few
@@ -160,7 +159,7 @@ impl Engine {
         if free >= n {
             return Ok(true);
         }
-        let reclaimed = self.policies.eviction.reclaim(now, &self.db, &self.lists.resident, n - free);
+        let reclaimed = self.policies.eviction.reclaim(now, &self.db, self.lists.resident.ids(), n - free);
         if reclaimed.len() > n - free {
             return Err(EngineError::Policy {
                 policy: self.policies.eviction.name(),

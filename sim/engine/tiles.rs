@@ -135,7 +135,7 @@ impl TileDb {
 
     /// Mip and position of a tile.
     pub fn coord(&self, id: TileId) -> TileCoord {
-        self.textures[id.texture as usize].desc.tile_from_index(id.index)
+        self.textures[id.texture as usize].grid.tile_from_index(id.index)
     }
 
     /// The id of `coord` in `texture` (a standard tile: below the packed tail).

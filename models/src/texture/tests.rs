@@ -200,9 +200,12 @@ fn tile_grid_indexes_like_the_descriptor() {
         assert_eq!(grid.first_packed_mip(), desc.first_packed_mip());
         for (i, t) in desc.tiles().enumerate() {
             assert_eq!(grid.tile_index(t), i as u32, "{desc:?} {t:?}");
+            assert_eq!(grid.tile_from_index(i as u32), t, "{desc:?} {i}");
             let m = desc.mip(t.mip);
             assert_eq!(grid.tiles(t.mip), (m.tiles_x, m.tiles_y));
         }
         assert_eq!(grid.tiles(desc.first_packed_mip()), (0, 0));
+        let past = desc.standard_tile_count();
+        assert_eq!(grid.tile_from_index(past), desc.tile_from_index(past));
     }
 }

@@ -66,6 +66,22 @@ impl TileGrid {
         let (offset, tiles_x, _) = self.mips[(t.mip as usize).min(15)];
         offset.saturating_add(t.y.saturating_mul(tiles_x)).saturating_add(t.x)
     }
+
+    /// As [`TextureDesc::tile_from_index`], from the precomputed offsets (one division).
+    pub fn tile_from_index(&self, index: u32) -> TileCoord {
+        let standard = &self.mips[..self.first_packed_mip.min(16) as usize];
+        match standard.iter().rposition(|&(offset, _, _)| offset <= index) {
+            Some(mip) => {
+                let (offset, tiles_x, tiles_y) = standard[mip];
+                let rest = index - offset;
+                if rest < tiles_x * tiles_y {
+                    return TileCoord { mip: mip as u32, x: rest % tiles_x, y: rest / tiles_x };
+                }
+                TileCoord { mip: self.first_packed_mip, x: 0, y: 0 }
+            }
+            None => TileCoord { mip: self.first_packed_mip, x: 0, y: 0 },
+        }
+    }
 }
 
 impl TextureDesc {

@@ -27,6 +27,10 @@ use sfsim_models::ConfigError;
 /// frame, and [`reclaim`](Self::reclaim) when a load finds no free pool slot. Every tile a
 /// policy names must be Resident (listed in `resident`) and named once; anything else
 /// stops the run with an [`EngineError::Policy`](super::EngineError::Policy).
+///
+/// `resident` is in no particular order (it changes as tiles are evicted): a policy that
+/// picks among tiles sorts them by its own keys, ending in the unique [`TileId`] so that
+/// ties cannot make the result depend on the list's order.
 pub trait EvictionPolicy: Send {
     /// The name used in errors and stats.
     fn name(&self) -> &'static str;
@@ -110,9 +114,14 @@ fn check_unseen_time(field: &str, t: Time) -> Result<(), ConfigError> {
 /// Resident tiles unseen for longer than `after` at `now`, least recently seen first and,
 /// among equals, the finest first (so a tile never outlives its coarser parent).
 fn unseen_longer_than(now: Time, after: Time, db: &TileDb, resident: &[TileId]) -> Vec<TileId> {
-    let mut keyed: Vec<(Time, u32, TileId)> =
-        resident.iter().map(|&id| (db.state(id).last_seen, db.coord(id).mip, id)).collect();
+    // Only the expired tiles are sorted: most of a large pool was seen recently.
+    let mut keyed: Vec<(Time, u32, TileId)> = resident
+        .iter()
+        .map(|&id| (db.state(id).last_seen, id))
+        .filter(|&(seen, _)| now.saturating_sub(seen) > after)
+        .map(|(seen, id)| (seen, db.coord(id).mip, id))
+        .collect();
     // Keys end with the unique tile id: an unstable sort gives the one order.
     keyed.sort_unstable();
-    keyed.into_iter().take_while(|k| now.saturating_sub(k.0) > after).map(|k| k.2).collect()
+    keyed.into_iter().map(|k| k.2).collect()
 }
