@@ -79,6 +79,7 @@ pub fn write_run(
     }
 }
 
+mod decimal;
 pub mod picture;
 mod stream;
 pub mod trace;

@@ -2,7 +2,7 @@
 //! signals.vcd are written by `trace_files`).
 
 use super::{
-    header, percentile_markers, scenario_and_stats_files, stat_rows, write, write_scenario_and_stats, OutputError,
+    decimal, header, percentile_markers, scenario_and_stats_files, stat_rows, write, write_scenario_and_stats, OutputError,
 };
 use crate::report::{CdfPlot, HLine, LinePlot, Plot, Report, Series};
 use crate::scenario::Scenario;
@@ -204,32 +204,25 @@ fn frames_csv(o: &StreamOutcome) -> String {
     csv
 }
 
-fn opt(t: Option<sfsim_models::units::Time>) -> String {
-    t.map_or(String::new(), |t| format!("{}", t.as_secs_f64()))
-}
-
 fn tiles_csv(o: &StreamOutcome) -> String {
     let mut csv =
         String::from("texture,mip,x,y,requested_s,analysed_s,submitted_s,issued_s,read_s,decompressed_s,mapped_s,visible_s,evicted_s\n");
     for r in o.engine.records() {
         let c = o.engine_tile_coord(r.tile);
-        let _ = writeln!(
-            csv,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
-            r.tile.texture,
-            c.mip,
-            c.x,
-            c.y,
-            r.requested.as_secs_f64(),
-            opt(r.analysed),
-            opt(r.submitted),
-            opt(r.issued),
-            opt(r.read),
-            opt(r.decompressed),
-            opt(r.mapped),
-            opt(r.visible),
-            opt(r.evicted)
-        );
+        for (i, v) in [r.tile.texture, c.mip, c.x, c.y].into_iter().enumerate() {
+            if i > 0 {
+                csv.push(',');
+            }
+            decimal::push_u64(&mut csv, u64::from(v));
+        }
+        let times = [r.analysed, r.submitted, r.issued, r.read, r.decompressed, r.mapped, r.visible, r.evicted];
+        for t in std::iter::once(Some(r.requested)).chain(times) {
+            csv.push(',');
+            if let Some(t) = t {
+                decimal::push_secs(&mut csv, t);
+            }
+        }
+        csv.push('\n');
     }
     csv
 }

@@ -31,6 +31,7 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 
 use sfsim_models::units::Time;
+use super::decimal::push_us;
 
 /// Default cap on the number of (non-metadata) events kept.
 pub const DEFAULT_LIMIT: usize = 2_000_000;
@@ -320,24 +321,6 @@ impl Trace {
 fn push_json_str(out: &mut String, s: &str) {
     // Serializing a &str into a String cannot fail.
     out.push_str(&serde_json::to_string(s).expect("string serialization"));
-}
-
-/// Appends picoseconds as exact microseconds: integer part, then up to 6 decimals with
-/// trailing zeros trimmed (`1` → `0.000001`, `1_500_000` → `1.5`, `2_000_000` → `2`).
-fn push_us(out: &mut String, ps: u64) {
-    use std::fmt::Write as _;
-    let int = ps / 1_000_000;
-    let frac = ps % 1_000_000;
-    // Writing into a String cannot fail.
-    let _ = write!(out, "{int}");
-    if frac != 0 {
-        let mut digits = format!("{frac:06}");
-        while digits.ends_with('0') {
-            digits.pop();
-        }
-        out.push('.');
-        out.push_str(&digits);
-    }
 }
 
 /// Picoseconds as exact microseconds text, as written in `ts` / `dur`.
