@@ -27,7 +27,7 @@ impl Engine {
         if self.cfg.completions == Completions::PerFrame {
             for id in std::mem::take(&mut self.lists.complete) {
                 self.db.state_mut(id).status = Status::Resident;
-                self.lists.resident.push(id);
+                self.lists.resident.push(&self.db, id);
                 self.lists.showing.push(id);
                 // The sample rewrites the texture's map for every tile it completes.
                 texels += self.minmip.texels(id.texture);
@@ -217,7 +217,7 @@ impl Engine {
 
     fn land(&mut self, id: TileId, at: Time) {
         self.db.state_mut(id).status = Status::Resident;
-        self.lists.resident.push(id);
+        self.lists.resident.push(&self.db, id);
         if let Some(r) = self.db.record_mut(id) {
             r.visible = Some(at);
         }

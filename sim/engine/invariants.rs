@@ -14,10 +14,12 @@ impl Engine {
         // Every slot is held by exactly the tile that records it, and only tiles that
         // need one hold one.
         let mut holders = 0u32;
+        let mut resident = 0usize;
         for t in 0..self.db.texture_count() {
             for index in 0..self.db.desc(t).standard_tile_count() {
                 let id = TileId { texture: t, index };
                 let s = self.db.state(id);
+                resident += usize::from(s.status == Status::Resident);
                 if s.status.holds_slot() {
                     holders += 1;
                     let owner = s.slot.and_then(|slot| self.pool.owner(slot));
@@ -29,6 +31,18 @@ impl Engine {
         }
         if holders != self.pool_used() {
             return Err(format!("{holders} tiles hold slots but {} slots are in use", self.pool_used()));
+        }
+        // The Resident Tiles list holds exactly the Resident tiles, and its per-mip counts
+        // are theirs.
+        let listed = self.lists.resident.ids();
+        if let Some(id) = listed.iter().find(|id| self.db.state(**id).status != Status::Resident) {
+            return Err(format!("{id:?} is listed resident but is {:?}", self.db.state(*id).status));
+        }
+        if listed.len() != resident {
+            return Err(format!("{resident} tiles are Resident but {} are listed", listed.len()));
+        }
+        if self.lists.resident.per_mip() != self.db.residency_per_mip(listed) {
+            return Err("the resident list's per-mip counts differ from its tiles'".into());
         }
         // MinMip: the CPU copy is exactly "finest mip with it and every coarser tile
         // Resident", and the GPU copy equals it.

@@ -113,10 +113,8 @@ impl MinMipMaps {
     /// The CPU copy of one texture's map into the renderer's GPU map.
     pub fn copy_to_gpu(&self, texture: u32, renderer: &mut FeedbackRenderer) {
         let m = &self.maps[texture as usize];
-        let gpu = renderer.minmip_mut(texture);
-        for (i, v) in m.values.iter().enumerate() {
-            gpu.set(i as u32 % m.width, i as u32 / m.width, *v);
-        }
+        let copied = renderer.minmip_mut(texture).set_all(&m.values);
+        debug_assert!(copied, "texture {texture}: the GPU map's size differs from the CPU copy's");
     }
 
     /// Every map into the renderer (at creation).

@@ -260,7 +260,7 @@ impl Engine {
 
     /// Resident tiles per mip (index 15 gathers mips ≥ 15).
     pub fn residency_per_mip(&self) -> Vec<u64> {
-        self.db.residency_per_mip(self.lists.resident.ids())
+        self.lists.resident.per_mip()
     }
 
     /// MinMip value the CPU copy holds at a texel.
@@ -286,7 +286,7 @@ impl Engine {
         }
         for &id in victims {
             self.evict_one(id, now)?;
-            self.lists.resident.remove(id);
+            self.lists.resident.remove(&self.db, id);
         }
         self.mapping.unmap(victims.len());
         let mut textures: Vec<u32> = victims.iter().map(|id| id.texture).collect();

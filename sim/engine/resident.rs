@@ -15,6 +15,9 @@ pub(super) struct ResidentList {
     ids: Vec<TileId>,
     /// Per texture, per dense tile index: the tile's position in `ids`, or [`NOT_LISTED`].
     position: Vec<Vec<u32>>,
+    /// Listed tiles per mip (index 15 gathers mips ≥ 15), kept as tiles come and go
+    /// because the report reads it every frame.
+    per_mip: [u64; 16],
 }
 
 impl ResidentList {
@@ -22,7 +25,7 @@ impl ResidentList {
     pub fn new(db: &TileDb) -> ResidentList {
         let position =
             (0..db.texture_count()).map(|t| vec![NOT_LISTED; db.desc(t).standard_tile_count() as usize]).collect();
-        ResidentList { ids: Vec::new(), position }
+        ResidentList { ids: Vec::new(), position, per_mip: [0; 16] }
     }
 
     /// Every resident tile, in no particular order.
@@ -30,20 +33,28 @@ impl ResidentList {
         &self.ids
     }
 
-    /// Adds a tile that is not listed yet (listing one twice is an engine bug: debug-asserted).
-    pub fn push(&mut self, id: TileId) {
+    /// Listed tiles per mip (index 15 gathers mips ≥ 15), as [`TileDb::residency_per_mip`].
+    pub fn per_mip(&self) -> Vec<u64> {
+        self.per_mip.to_vec()
+    }
+
+    /// Adds a tile of `db` that is not listed yet (listing one twice is an engine bug:
+    /// debug-asserted).
+    pub fn push(&mut self, db: &TileDb, id: TileId) {
+        self.per_mip[(db.coord(id).mip as usize).min(15)] += 1;
         let at = &mut self.position[id.texture as usize][id.index as usize];
         debug_assert_eq!(*at, NOT_LISTED, "{id:?} listed twice");
         *at = self.ids.len() as u32;
         self.ids.push(id);
     }
 
-    /// Removes a tile; returns whether it was listed.
-    pub fn remove(&mut self, id: TileId) -> bool {
+    /// Removes a tile of `db`; returns whether it was listed.
+    pub fn remove(&mut self, db: &TileDb, id: TileId) -> bool {
         let at = std::mem::replace(&mut self.position[id.texture as usize][id.index as usize], NOT_LISTED);
         if at == NOT_LISTED {
             return false;
         }
+        self.per_mip[(db.coord(id).mip as usize).min(15)] -= 1;
         self.ids.swap_remove(at as usize);
         if let Some(&moved) = self.ids.get(at as usize) {
             self.position[moved.texture as usize][moved.index as usize] = at;
@@ -70,20 +81,22 @@ mod tests {
         let mut list = ResidentList::new(&db);
         let ids: Vec<TileId> = (0..2).flat_map(|texture| (0..5).map(move |index| TileId { texture, index })).collect();
         for &id in &ids {
-            list.push(id);
+            list.push(&db, id);
         }
         for (k, &id) in ids.iter().enumerate().filter(|(k, _)| k % 3 != 1) {
-            assert!(list.remove(id), "tile {k} was listed");
-            assert!(!list.remove(id), "tile {k} is removed once");
+            assert!(list.remove(&db, id), "tile {k} was listed");
+            assert!(!list.remove(&db, id), "tile {k} is removed once");
         }
         let mut left: Vec<TileId> = list.ids().to_vec();
         left.sort_unstable();
         let expected: Vec<TileId> = ids.iter().enumerate().filter(|(k, _)| k % 3 == 1).map(|(_, &id)| id).collect();
         assert_eq!(left, expected);
         // Positions still point at the right entries after the swaps.
+        assert_eq!(list.per_mip(), db.residency_per_mip(list.ids()));
         for &id in &expected {
-            assert!(list.remove(id));
+            assert!(list.remove(&db, id));
         }
         assert!(list.ids().is_empty());
+        assert_eq!(list.per_mip(), vec![0; 16]);
     }
 }

@@ -80,8 +80,20 @@ mod tests {
 
     #[test]
     fn edges_print_as_the_float_does() {
-        for ps in [0, 1, 9, 10, 999_999_999_999, 1_000_000_000_000, 1_500_000_000_000, 16_666_666_666, EXACT_SECONDS_BELOW_PS - 1, EXACT_SECONDS_BELOW_PS, EXACT_SECONDS_BELOW_PS + 1, u64::MAX]
-        {
+        for ps in [
+            0,
+            1,
+            9,
+            10,
+            999_999_999_999,
+            1_000_000_000_000,
+            1_500_000_000_000,
+            16_666_666_666,
+            EXACT_SECONDS_BELOW_PS - 1,
+            EXACT_SECONDS_BELOW_PS,
+            EXACT_SECONDS_BELOW_PS + 1,
+            u64::MAX,
+        ] {
             assert_eq!(secs(Time(ps)), format!("{}", Time(ps).as_secs_f64()), "{ps} ps");
         }
         let mut us = String::new();

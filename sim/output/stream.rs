@@ -2,7 +2,8 @@
 //! signals.vcd are written by `trace_files`).
 
 use super::{
-    decimal, header, percentile_markers, scenario_and_stats_files, stat_rows, write, write_scenario_and_stats, OutputError,
+    decimal, header, percentile_markers, scenario_and_stats_files, stat_rows, write, write_scenario_and_stats,
+    OutputError,
 };
 use crate::report::{CdfPlot, HLine, LinePlot, Plot, Report, Series};
 use crate::scenario::Scenario;

@@ -30,8 +30,8 @@
 use std::collections::HashMap;
 use std::io::{self, Write};
 
-use sfsim_models::units::Time;
 use super::decimal::push_us;
+use sfsim_models::units::Time;
 
 /// Default cap on the number of (non-metadata) events kept.
 pub const DEFAULT_LIMIT: usize = 2_000_000;

@@ -88,6 +88,19 @@ impl MinMipMap {
         true
     }
 
+    /// Replaces every texel, row-major, as one upload of the whole map does. Returns `false`
+    /// and writes nothing unless `values` has exactly one value per texel.
+    pub fn set_all(&mut self, values: &[Lod53]) -> bool {
+        if values.len() != self.values.len() {
+            return false;
+        }
+        for (texel, v) in self.values.iter_mut().zip(values) {
+            *texel = v.0;
+        }
+        self.max_value = self.values.iter().copied().max().unwrap_or(0);
+        true
+    }
+
     /// Sets the `w x h` rectangle whose top-left texel is (`x`, `y`), as a streaming engine
     /// does when a tile of mip N (covering 2^N x 2^N mip-0 tiles) maps or unmaps. Returns
     /// `false` and writes nothing unless the rectangle is non-empty and inside the map.
@@ -173,6 +186,16 @@ mod tests {
     fn map_2x2() -> MinMipMap {
         // Row 0: mips 0, 1; row 1: mips 2, 3.
         MinMipMap::from_values(2, 2, vec![0, 8, 16, 24]).unwrap()
+    }
+
+    #[test]
+    fn set_all_replaces_every_texel_and_tracks_the_max() {
+        let mut m = map_2x2();
+        assert!(m.set_all(&[Lod53(4), Lod53(2), Lod53(9), Lod53(1)]));
+        assert_eq!(m.values(), &[4, 2, 9, 1]);
+        assert_eq!(m.max_value(), Lod53(9));
+        assert!(!m.set_all(&[Lod53(0); 3]), "a wrong length is refused");
+        assert_eq!(m.values(), &[4, 2, 9, 1], "and writes nothing");
     }
 
     #[test]
