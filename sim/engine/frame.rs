@@ -47,7 +47,7 @@ impl Engine {
             self.timeline.spans.mapping_calls.push(span);
         }
         for &t in &evicted {
-            texels += self.minmip.refresh(&self.db, t);
+            texels += self.minmip.texels(t);
         }
         changed.extend(evicted);
         changed.sort_unstable();

@@ -110,6 +110,23 @@ impl MinMipMaps {
         m.values.len() as u64
     }
 
+    /// A Resident tile at `coord` left the pool: the texels under it that read it (or a
+    /// finer tile) now stop at the mip above. Equal to a [`refresh`](Self::refresh) after
+    /// the change — the chain to every coarser tile was intact for them — at the cost of
+    /// the tile's own texels, which matters because a full pool reclaims for every load.
+    pub fn unmap(&mut self, texture: u32, coord: TileCoord) {
+        let m = &mut self.maps[texture as usize];
+        let above = lod_of_mip(coord.mip + 1);
+        let span = |start: u32, dim: u32| (start << coord.mip).min(dim)..((start + 1) << coord.mip).min(dim);
+        for y in span(coord.y, m.height) {
+            let row = (y * m.width) as usize;
+            for x in span(coord.x, m.width) {
+                let v = &mut m.values[row + x as usize];
+                *v = (*v).max(above);
+            }
+        }
+    }
+
     /// The CPU copy of one texture's map into the renderer's GPU map.
     pub fn copy_to_gpu(&self, texture: u32, renderer: &mut FeedbackRenderer) {
         let m = &self.maps[texture as usize];
@@ -132,7 +149,7 @@ mod tests {
     use sfsim_models::texture::{BcFormat, TextureDesc};
 
     #[test]
-    fn refresh_equals_the_per_texel_walk_for_any_residency() {
+    fn refresh_and_unmap_equal_the_per_texel_walk_for_any_residency() {
         let textures = [
             TextureDesc::new(8192, 8192, BcFormat::Bc1, None).unwrap(),
             TextureDesc::new(3000, 1000, BcFormat::Bc7, None).unwrap(),
@@ -157,6 +174,24 @@ mod tests {
                     for x in 0..w {
                         let expected = lod_of_mip(resident_mip(&db, t as u32, x, y));
                         assert_eq!(maps.value(t as u32, x, y), expected, "texture {t} texel ({x}, {y}) round {round}");
+                    }
+                }
+                // Then a third of the resident tiles leave, one by one, through `unmap`.
+                for index in (0..desc.standard_tile_count()).filter(|i| i % 3 == round as u32 % 3) {
+                    let id = TileId { texture: t as u32, index };
+                    if db.state(id).status == Status::Resident {
+                        maps.unmap(t as u32, db.coord(id));
+                        db.state_mut(id).status = Status::Absent;
+                    }
+                }
+                for y in 0..h {
+                    for x in 0..w {
+                        let expected = lod_of_mip(resident_mip(&db, t as u32, x, y));
+                        assert_eq!(
+                            maps.value(t as u32, x, y),
+                            expected,
+                            "unmapped: texture {t} ({x}, {y}) round {round}"
+                        );
                     }
                 }
             }

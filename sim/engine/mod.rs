@@ -278,13 +278,15 @@ impl Engine {
         self.db.texture_count()
     }
 
-    /// Evicts `victims` (the next UpdateTileMappings call unmaps them); returns their textures,
-    /// sorted and deduplicated, for the MinMip update.
+    /// Evicts `victims` (the next UpdateTileMappings call unmaps them) and takes them out of
+    /// the CPU MinMip copies; returns their textures, sorted and deduplicated, whose maps
+    /// the caller copies to the GPU.
     fn evict(&mut self, now: Time, victims: &[TileId]) -> Result<Vec<u32>, EngineError> {
         if victims.is_empty() {
             return Ok(Vec::new());
         }
         for &id in victims {
+            self.minmip.unmap(id.texture, self.db.coord(id));
             self.evict_one(id, now)?;
             self.lists.resident.remove(&self.db, id);
         }

@@ -85,7 +85,7 @@ impl Engine {
         reclaimed.sort_unstable();
         reclaimed.dedup();
         for t in reclaimed {
-            report.cpu_minmip += self.cfg.cpu.cost(self.cfg.cpu.minmip_per_texel, self.minmip.refresh(&self.db, t));
+            report.cpu_minmip += self.cfg.cpu.cost(self.cfg.cpu.minmip_per_texel, self.minmip.texels(t));
             self.minmip.copy_to_gpu(t, renderer);
         }
         self.start_load(now, &group, &streams, io)?;

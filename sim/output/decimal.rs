@@ -15,7 +15,11 @@ pub fn push_u64(out: &mut String, mut v: u64) {
             break;
         }
     }
-    out.extend(buf[at..].iter().map(|&b| b as char));
+    out.push_str(ascii(&buf[at..]));
+}
+
+fn ascii(digits: &[u8]) -> &str {
+    std::str::from_utf8(digits).expect("decimal digits are ASCII")
 }
 
 /// Appends `value / 10^decimals` exactly: the integer part, then the decimals with trailing
@@ -38,7 +42,7 @@ pub fn push_fixed(out: &mut String, value: u64, decimals: u32) {
         frac /= 10;
     }
     out.push('.');
-    out.extend(buf[..digits].iter().map(|&b| b as char));
+    out.push_str(ascii(&buf[..digits]));
 }
 
 /// Picoseconds as exact microseconds (`1` → `0.000001`, `1_500_000` → `1.5`).

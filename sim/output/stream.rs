@@ -370,10 +370,16 @@ pub(super) fn write_stream_run(
         // A timing-only run measured no quality: no LOD-deficit plot of zeros.
         report.plots.retain(|p| !matches!(p, Plot::Line(l) if l.file_stem == "lod_deficit"));
     }
-    let mut written = write_scenario_and_stats(dir, scenario, stats)?;
-    written.push(write(dir, "frames.csv", &frames_csv(o))?);
-    written.push(write(dir, "tiles.csv", &tiles_csv(o))?);
-    written.extend(super::trace_files::write_trace_files(dir, o)?);
-    written.extend(crate::report::write_report(&report, dir)?);
-    Ok(written)
+    // The plots render on a second thread while this one writes the tables and the trace
+    // (each file is written whole by one thread, so the bytes do not depend on the split).
+    std::thread::scope(|scope| {
+        let plots = scope.spawn(|| crate::report::write_report(&report, dir));
+        let mut written = write_scenario_and_stats(dir, scenario, stats)?;
+        written.push(write(dir, "frames.csv", &frames_csv(o))?);
+        written.push(write(dir, "tiles.csv", &tiles_csv(o))?);
+        written.extend(super::trace_files::write_trace_files(dir, o)?);
+        let plots = plots.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        written.extend(plots?);
+        Ok(written)
+    })
 }

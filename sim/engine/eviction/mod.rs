@@ -114,14 +114,20 @@ fn check_unseen_time(field: &str, t: Time) -> Result<(), ConfigError> {
 /// Resident tiles unseen for longer than `after` at `now`, least recently seen first and,
 /// among equals, the finest first (so a tile never outlives its coarser parent).
 fn unseen_longer_than(now: Time, after: Time, db: &TileDb, resident: &[TileId]) -> Vec<TileId> {
-    // Only the expired tiles are sorted: most of a large pool was seen recently.
-    let mut keyed: Vec<(Time, u32, TileId)> = resident
+    let mut keyed = expired_keys(now, after, db, resident);
+    // Keys end with the unique tile id: an unstable sort gives the one order.
+    keyed.sort_unstable();
+    keyed.into_iter().map(|k| k.2).collect()
+}
+
+/// The (last seen, mip, tile) keys of the resident tiles unseen for longer than `after`, in
+/// list order; sorted, they give [`unseen_longer_than`]'s order.
+fn expired_keys(now: Time, after: Time, db: &TileDb, resident: &[TileId]) -> Vec<(Time, u32, TileId)> {
+    // Only the expired tiles are keyed: most of a large pool was seen recently.
+    resident
         .iter()
         .map(|&id| (db.state(id).last_seen, id))
         .filter(|&(seen, _)| now.saturating_sub(seen) > after)
         .map(|(seen, id)| (seen, db.coord(id).mip, id))
-        .collect();
-    // Keys end with the unique tile id: an unstable sort gives the one order.
-    keyed.sort_unstable();
-    keyed.into_iter().map(|k| k.2).collect()
+        .collect()
 }

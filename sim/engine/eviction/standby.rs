@@ -1,19 +1,22 @@
 //! RTXTS-style standby: tiles unseen for `after` stay mapped (and are reused for free if
 //! seen again) until a load needs their slot; then the least recently seen go first.
 
-use super::{unseen_longer_than, EvictionPolicy};
+use super::{expired_keys, EvictionPolicy};
 use crate::engine::tiles::{Status, TileDb, TileId};
 use sfsim_models::units::Time;
 use sfsim_models::ConfigError;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// RTXTS-style standby list, reclaimed when the pool is full.
 pub struct StandbyEviction {
     after: Time,
-    /// The standby list, least recently seen first, built at the first reclaim after an
-    /// analysis (which may re-see tiles) and consumed by the pass's reclaims: one sort per
-    /// pass instead of one per load. Tiles that cross `after` during the pass wait for the
-    /// next one.
-    standby: Option<std::collections::VecDeque<TileId>>,
+    /// The standby list as a min-heap on (last seen, mip, tile) — least recently seen
+    /// first — built at the first reclaim after an analysis (which may re-see tiles) and
+    /// consumed by the pass's reclaims. A heap, because a pass usually takes only a few of
+    /// a large pool's standby tiles: it pops in the order a full sort would give, paying
+    /// for the ones taken. Tiles that cross `after` during the pass wait for the next one.
+    standby: Option<BinaryHeap<Reverse<(Time, u32, TileId)>>>,
 }
 
 impl StandbyEviction {
@@ -43,11 +46,12 @@ impl EvictionPolicy for StandbyEviction {
 
     fn reclaim(&mut self, now: Time, db: &TileDb, resident: &[TileId], needed: usize) -> Vec<TileId> {
         let after = self.after;
-        let standby =
-            self.standby.get_or_insert_with(|| unseen_longer_than(now, after, db, resident).into_iter().collect());
+        let standby = self
+            .standby
+            .get_or_insert_with(|| expired_keys(now, after, db, resident).into_iter().map(Reverse).collect());
         let mut out = Vec::with_capacity(needed);
         while out.len() < needed {
-            let Some(id) = standby.pop_front() else { break };
+            let Some(Reverse((_, _, id))) = standby.pop() else { break };
             // Reclaimed earlier in the pass, or re-seen since the list was built.
             if db.state(id).status == Status::Resident && now.saturating_sub(db.state(id).last_seen) > after {
                 out.push(id);
