@@ -81,11 +81,24 @@ impl ResidencyCheck {
     /// Whether every texel `tap` reads is resident according to `map`.
     #[inline]
     pub fn tap_is_resident(&self, map: &MinMipMap, tap: &Tap) -> bool {
-        if self.resident_from(map, tap.mip) {
-            return true;
-        }
-        let limit = tap.mip.saturating_mul(8);
-        let (x0, x1, y0, y1) = self.cover(map, tap);
+        self.resident_from(map, tap.mip) || self.texels_hold(map, tap.mip, self.cover(map, tap))
+    }
+
+    /// Whether every MinMip texel of the inclusive rectangle `cover` (`x0, x1, y0, y1`, inside
+    /// `map`, as [`cover`](Self::cover) gives) has mip `mip` resident: mip `mip` is in the
+    /// packed tail or every texel there holds a value `<= mip * 8`.
+    #[inline]
+    pub fn cover_is_resident(&self, map: &MinMipMap, mip: u32, cover: (u32, u32, u32, u32)) -> bool {
+        self.resident_from(map, mip) || self.texels_hold(map, mip, cover)
+    }
+
+    /// The log2 of the tile (width, height), texels: one MinMip texel's mip-0 block.
+    pub fn tile_shift(&self) -> (u32, u32) {
+        self.tile_shift
+    }
+
+    fn texels_hold(&self, map: &MinMipMap, mip: u32, (x0, x1, y0, y1): (u32, u32, u32, u32)) -> bool {
+        let limit = mip.saturating_mul(8);
         let width = map.width() as usize;
         let values = map.values();
         (y0..=y1).all(|y| {

@@ -402,8 +402,10 @@ fn footprint(filter: Filter, probes: &Probes, lod: f64, dims: (u32, u32, u32)) -
 }
 
 mod probes;
+mod read_regions;
 mod regions;
 use probes::ProbeLine;
+pub use read_regions::ReadRegions;
 pub use regions::{FootprintRegions, MipRegions};
 #[cfg(test)]
 mod tests;

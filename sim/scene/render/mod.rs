@@ -11,7 +11,8 @@ use super::{RayCamera, SamplePattern, Scene};
 use serde::{Deserialize, Serialize};
 use sfsim_models::gpu::{
     linear_mips, FeedbackArray, FeedbackLayout, Filter, FootprintRegions, Lod53, MinMipFeedbackSlice, MinMipMap,
-    MipRegionUsedFeedback, MipRegions, PreparedSampler, ResidencyCheck, SamplerDesc, SmallTailPolicy, TexelLocator,
+    MipRegionUsedFeedback, MipRegions, PreparedSampler, ReadRegions, ResidencyCheck, SamplerDesc, SmallTailPolicy,
+    TexelLocator,
 };
 use sfsim_models::texture::{TileCoord, TileGrid};
 use sfsim_models::ConfigError;
@@ -282,6 +283,8 @@ pub struct FeedbackRenderer<'s> {
     samplers: Vec<PreparedSampler>,
     /// Each texture's tile shape and packed tail, to test reads against its MinMip map.
     residency: Vec<ResidencyCheck>,
+    /// Per texture: the MinMip covers of its reads, for the quality check.
+    read_regions: Vec<ReadRegions>,
     /// Per shape, its material's textures (the scene's `textures_of`, with classes).
     materials: Vec<Vec<MaterialTexture>>,
     /// Each texture's requested tiles, filled and drained by `requested_tiles`.
@@ -389,6 +392,12 @@ impl<'s> FeedbackRenderer<'s> {
         let first_writes = (cfg.feedback.kind == FeedbackKind::MinMip).then(|| {
             layouts.iter().map(|l| FirstWrites::new(l.map_width() as usize * l.map_height() as usize)).collect()
         });
+        let read_regions = samplers
+            .iter()
+            .zip(&residency)
+            .zip(&minmip)
+            .map(|((s, c), m)| ReadRegions::new(s, c, (m.width(), m.height())))
+            .collect();
         Ok(FeedbackRenderer {
             scene,
             cfg: *cfg,
@@ -403,6 +412,7 @@ impl<'s> FeedbackRenderer<'s> {
             region_used,
             minmip,
             writes_feedback,
+            read_regions,
             samplers,
             residency,
             materials,

@@ -67,6 +67,8 @@ pub(super) struct Chunk {
     pub samples: Vec<TracedSample>,
     /// The feedback rectangles of reads that write over their footprint.
     pub regions: Vec<MipRegions>,
+    /// Scratch for the quality check's MinMip covers of one read.
+    covers: Vec<MipRegions>,
     desired: Vec<Option<DesiredLod>>,
     /// Timing-only MinMip feedback at the location: per hit, the length whose log2 is its
     /// first texture's desired LOD, then that LOD in 5.3 form (all the reads need).
@@ -146,7 +148,7 @@ impl FeedbackRenderer<'_> {
         for (hit, &desired) in chunk.hits.iter().zip(&chunk.desired) {
             let start = chunk.samples.len() as u32;
             let regions = (!at_location).then_some(&mut chunk.regions);
-            self.sample_textures(hit, desired, &mut chunk.samples, regions);
+            self.sample_textures(hit, desired, &mut chunk.samples, regions, &mut chunk.covers);
             chunk.reads.push(start..chunk.samples.len() as u32);
         }
     }
@@ -160,6 +162,7 @@ impl FeedbackRenderer<'_> {
         first_desired: Option<DesiredLod>,
         out: &mut Vec<TracedSample>,
         mut regions: Option<&mut Vec<MipRegions>>,
+        covers: &mut Vec<MipRegions>,
     ) {
         let textures = &self.materials[hit.object as usize];
         // A set's textures usually share a size, hence the desired LOD, and often a
@@ -194,12 +197,12 @@ impl FeedbackRenderer<'_> {
                 let index = minmip_texel.get_or(m.minmip_class, || map.point_index(hit.uv.0, hit.uv.1));
                 index.map(|i| {
                     let clamp = map.clamp_at(i);
-                    let nonresident = self.nonresident_flags(m.texture, hit.uv, &d, clamp);
+                    let nonresident = self.nonresident_flags(m.texture, hit.uv, &d, clamp, covers);
                     (d.lod(), d.effective(clamp), nonresident)
                 })
             } else {
                 sampler.clamped(hit.uv, &d, Some(map)).ok().map(|l| {
-                    let nonresident = self.nonresident_flags(m.texture, hit.uv, &d, l.clamp);
+                    let nonresident = self.nonresident_flags(m.texture, hit.uv, &d, l.clamp, covers);
                     (l.desired_lod, l.effective_lod, nonresident)
                 })
             };
@@ -256,14 +259,20 @@ impl FeedbackRenderer<'_> {
     /// desired LOD `d` under the configured MinMip clamp `clamp` (mips): whether the read's
     /// footprint touches a tile the texture's MinMip map has not resident, and whether it
     /// would under the point-sampled clamp.
-    fn nonresident_flags(&self, texture: u32, uv: (f64, f64), d: &DesiredLod, clamp: f32) -> u8 {
+    fn nonresident_flags(
+        &self,
+        texture: u32,
+        uv: (f64, f64),
+        d: &DesiredLod,
+        clamp: f32,
+        covers: &mut Vec<MipRegions>,
+    ) -> u8 {
         let t = texture as usize;
         let (sampler, map, check) = (&self.samplers[t], &self.minmip[t], &self.residency[t]);
-        let touches = |l: &Lods| {
-            // Every tile the read could reach is resident: no footprint needed (the rare
-            // read that reaches a missing mip builds its footprint).
+        let mut touches = |l: &Lods| {
+            // Every tile the read could reach is resident: no covers needed.
             !check.resident_from(map, sampler.finest_read_mip(l))
-                && check.touches_nonresident(map, &sampler.read_footprint(uv, l))
+                && self.read_regions[t].touches_nonresident(map, uv, l, covers)
         };
         // `clamped` with the clamp already known: `desired` and the clamp are all it uses.
         let configured = touches(&d.with_clamp(clamp));

@@ -73,68 +73,82 @@ impl FootprintRegions {
 
     /// As [`PreparedSampler::feedback_regions`].
     pub fn regions(&self, uv: (f64, f64), d: &DesiredLod, out: &mut Vec<MipRegions>) {
-        let (sampler, layout) = (&self.sampler, &self.layout);
-        let (first, second) = match sampler.desc.filter {
-            Filter::Point | Filter::Bilinear => (nearest_mip(d.desired, sampler.mip_count), None),
-            Filter::Trilinear | Filter::Anisotropic { .. } => linear_mips(d.desired, sampler.mip_count),
-        };
-        let mips = std::iter::once(first).chain(second);
         if self.mips.is_empty() {
             // Another texture's layout: its regions of this sampler's taps, tap by tap.
+            let sampler = &self.sampler;
             let probes = sampler.probes(uv, &d.with_clamp(0.0));
             let dims = (sampler.tex_w, sampler.tex_h, sampler.mip_count);
             let taps = footprint(sampler.desc.filter, &probes, d.desired, dims).taps;
-            out.extend(taps.iter().filter_map(|t| layout.regions(t).map(|rect| MipRegions { mip: t.mip, rect })));
+            out.extend(taps.iter().filter_map(|t| self.layout.regions(t).map(|rect| MipRegions { mip: t.mip, rect })));
             return;
         }
-        let taps_of = |mip: u32| self.mips.get(mip as usize).copied().flatten();
-        let Filter::Anisotropic { max_aniso } = sampler.desc.filter else {
-            out.extend(mips.filter_map(|mip| taps_of(mip).map(|taps| taps.regions(uv))));
-            return;
-        };
-        let size = (f64::from(sampler.tex_w), f64::from(sampler.tex_h));
-        let line = ProbeLine::new(uv, d.ratio, d.major, max_aniso, size);
-        let n = line.len();
-        if n == 0 {
-            return; // a NaN ratio reads nothing
+        projected_regions(&self.sampler, &self.mips, uv, d.desired, d.ratio, d.major, out);
+    }
+}
+
+/// The rectangles, through `projections` (per mip of `sampler`'s texture), of the taps a
+/// read at `uv` makes at the mips `lod` selects, with the anisotropy `ratio` along `major`.
+pub(super) fn projected_regions(
+    sampler: &PreparedSampler,
+    projections: &[Option<MipTaps>],
+    uv: (f64, f64),
+    lod: f64,
+    ratio: f64,
+    major: (f64, f64),
+    out: &mut Vec<MipRegions>,
+) {
+    let (first, second) = match sampler.desc.filter {
+        Filter::Point | Filter::Bilinear => (nearest_mip(lod, sampler.mip_count), None),
+        Filter::Trilinear | Filter::Anisotropic { .. } => linear_mips(lod, sampler.mip_count),
+    };
+    let mips = std::iter::once(first).chain(second);
+    let taps_of = |mip: u32| projections.get(mip as usize).copied().flatten();
+    let Filter::Anisotropic { max_aniso } = sampler.desc.filter else {
+        out.extend(mips.filter_map(|mip| taps_of(mip).map(|taps| taps.regions(uv))));
+        return;
+    };
+    let size = (f64::from(sampler.tex_w), f64::from(sampler.tex_h));
+    let line = ProbeLine::new(uv, ratio, major, max_aniso, size);
+    let n = line.len();
+    if n == 0 {
+        return; // a NaN ratio reads nothing
+    }
+    // Probes are worked out when needed: most footprints need only their two ends.
+    let ends = (line.at(0), line.at(n - 1));
+    let probe = |i: usize| match i {
+        0 => ends.0,
+        _ if i == n - 1 => ends.1,
+        _ => line.at(i),
+    };
+    // With an infinite axis the middle probe's offset is 0 × ∞ = NaN: not monotonic.
+    let monotonic = major.0.is_finite() && major.1.is_finite();
+    for mip in mips {
+        let Some(taps) = taps_of(mip) else { continue };
+        if !monotonic {
+            out.extend((0..n).map(|i| taps.regions(probe(i))));
+            continue;
         }
-        // Probes are worked out when needed: most footprints need only their two ends.
-        let ends = (line.at(0), line.at(n - 1));
-        let probe = |i: usize| match i {
-            0 => ends.0,
-            _ if i == n - 1 => ends.1,
-            _ => line.at(i),
-        };
-        // With an infinite axis the middle probe's offset is 0 × ∞ = NaN: not monotonic.
-        let monotonic = d.major.0.is_finite() && d.major.1.is_finite();
-        for mip in mips {
-            let Some(taps) = taps_of(mip) else { continue };
-            if !monotonic {
-                out.extend((0..n).map(|i| taps.regions(probe(i))));
-                continue;
-            }
-            let x = |i: usize| taps.x_regions(probe(i).0);
-            let y = |i: usize| taps.y_regions(probe(i).1);
-            let (x_ends, y_ends) = ((x(0), x(n - 1)), (y(0), y(n - 1)));
-            let rect = |(x0, x1), (y0, y1)| MipRegions { mip, rect: RegionRect { x0, x1, y0, y1 } };
-            if x_ends.0 == x_ends.1 && y_ends.0 == y_ends.1 {
-                out.push(rect(x_ends.0, y_ends.0)); // the common case: one rectangle
-                continue;
-            }
-            // Each axis changes its span of regions at its own probes: found apart, then
-            // merged into the runs of equal rectangles.
-            let (mut xs, mut ys) = (AxisRuns::default(), AxisRuns::default());
-            xs.fill(&x, n, x_ends);
-            ys.fill(&y, n, y_ends);
-            xs.merge(&ys, |xr, yr| out.push(rect(xr, yr)));
+        let x = |i: usize| taps.x_regions(probe(i).0);
+        let y = |i: usize| taps.y_regions(probe(i).1);
+        let (x_ends, y_ends) = ((x(0), x(n - 1)), (y(0), y(n - 1)));
+        let rect = |(x0, x1), (y0, y1)| MipRegions { mip, rect: RegionRect { x0, x1, y0, y1 } };
+        if x_ends.0 == x_ends.1 && y_ends.0 == y_ends.1 {
+            out.push(rect(x_ends.0, y_ends.0)); // the common case: one rectangle
+            continue;
         }
+        // Each axis changes its span of regions at its own probes: found apart, then
+        // merged into the runs of equal rectangles.
+        let (mut xs, mut ys) = (AxisRuns::default(), AxisRuns::default());
+        xs.fill(&x, n, x_ends);
+        ys.fill(&y, n, y_ends);
+        xs.merge(&ys, |xr, yr| out.push(rect(xr, yr)));
     }
 }
 
 /// The feedback texels of one mip's taps: [`bilinear_tap`] / [`point_tap`] then
 /// [`FeedbackLayout::regions`], with the per-mip divisions and checks done once.
 #[derive(Debug, Clone, Copy)]
-struct MipTaps {
+pub(super) struct MipTaps {
     mip: u32,
     point: bool,
     x: AxisTaps,
@@ -153,6 +167,18 @@ impl MipTaps {
             x: AxisTaps::new(sampler.tex_w, layout.tex_width(), mip, layout.region_width()),
             y: AxisTaps::new(sampler.tex_h, layout.tex_height(), mip, layout.region_height()),
         })
+    }
+
+    /// The taps of `mip` of `sampler`'s texture as texels of a map with one texel per
+    /// mip-0 block of 2^`shift.0` x 2^`shift.1` texels and `map` (width, height) texels,
+    /// clamped to the map: [`ResidencyCheck::cover`](crate::gpu::ResidencyCheck::cover).
+    pub(super) fn per_block(sampler: &PreparedSampler, mip: u32, shift: (u32, u32), map: (u32, u32)) -> MipTaps {
+        MipTaps {
+            mip,
+            point: sampler.desc.filter == Filter::Point,
+            x: AxisTaps::per_block(sampler.tex_w, mip, shift.0, map.0),
+            y: AxisTaps::per_block(sampler.tex_h, mip, shift.1, map.1),
+        }
     }
 
     #[inline]
@@ -188,6 +214,9 @@ struct AxisTaps {
     scale: Option<u32>,
     /// log2 of the region edge.
     region_shift: u32,
+    /// The last region (regions past it clamp to it; `u32::MAX` for feedback layouts,
+    /// whose regions never pass the map).
+    last: u32,
 }
 
 impl AxisTaps {
@@ -202,6 +231,22 @@ impl AxisTaps {
             // dim0 / dim is a power of two too: the difference of the exponents, no division.
             scale: dim0.is_power_of_two().then(|| dim0.trailing_zeros() - dim.trailing_zeros()),
             region_shift: region.trailing_zeros(),
+            last: u32::MAX,
+        }
+    }
+
+    /// Mip texels projected onto mip 0 by a shift of `mip` whatever the size, then onto
+    /// blocks of 2^`shift` texels, the last of `blocks` taking the rest.
+    fn per_block(sampler_dim0: u32, mip: u32, shift: u32, blocks: u32) -> AxisTaps {
+        let texels = mip_dim(sampler_dim0, mip);
+        AxisTaps {
+            size: f64::from(texels),
+            texels,
+            dim0: 0,
+            dim: 0,
+            scale: Some(mip),
+            region_shift: shift,
+            last: blocks.saturating_sub(1),
         }
     }
 
@@ -216,7 +261,7 @@ impl AxisTaps {
                 ((u64::from(t0) * dim0 / dim) as u32, last as u32)
             }
         };
-        (first >> self.region_shift, last >> self.region_shift)
+        ((first >> self.region_shift).min(self.last), (last >> self.region_shift).min(self.last))
     }
 
     /// The regions of the point or bilinear tap at `u`.
