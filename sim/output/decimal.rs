@@ -32,7 +32,7 @@ pub fn push_fixed(out: &mut String, value: u64, decimals: u32) {
         return;
     }
     let mut digits = decimals as usize;
-    while frac % 10 == 0 {
+    while frac.is_multiple_of(10) {
         frac /= 10;
         digits -= 1;
     }
