@@ -206,6 +206,19 @@ impl FeedbackArray {
         Some(Lod53(previous))
     }
 
+    /// Clears texel (`x`, `y`) of slice `slice` back to [`Lod53::NONE`] (no request):
+    /// [`clear_all`](Self::clear_all) for the few texels a frame wrote, when the caller kept
+    /// them. Returns `false` (and clears nothing) outside the array.
+    #[inline]
+    pub fn clear_texel(&mut self, slice: u32, x: u32, y: u32) -> bool {
+        if slice >= self.slices || x >= self.width || y >= self.height {
+            return false;
+        }
+        let i = (slice as usize * self.height as usize + y as usize) * self.width as usize + x as usize;
+        self.texels[i] = Lod53::NONE.0;
+        true
+    }
+
     /// Slice `i` for writing; `None` when `i >= slice_count()`.
     #[inline]
     pub fn slice_mut(&mut self, i: u32) -> Option<MinMipFeedbackSliceMut<'_>> {
@@ -236,7 +249,12 @@ mod tests {
         assert_eq!(array.slice(1).unwrap().requested_count(), 1);
         for (slice, x, y) in [(2, 0, 0), (0, 4, 0), (0, 0, 3)] {
             assert_eq!(array.write_min_previous(slice, x, y, Lod53(8)), None);
+            assert!(!array.clear_texel(slice, x, y));
         }
+        assert_eq!(array.write_min_previous(0, 3, 2, Lod53(16)), Some(Lod53::NONE));
+        assert!(array.clear_texel(1, 3, 2));
+        assert_eq!(array.slice(1).unwrap().requested_count(), 0, "the texel is cleared");
+        assert_eq!(array.slice(0).unwrap().get(3, 2), Some(Lod53(16)), "the other slice's is kept");
     }
 
     #[test]

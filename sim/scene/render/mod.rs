@@ -433,14 +433,25 @@ impl<'s> FeedbackRenderer<'s> {
 
     /// Clears every feedback map to 0xFF ("nothing requested"), one fill per array.
     pub fn clear_feedback(&mut self) {
-        for a in &mut self.arrays {
-            a.clear_all();
+        match self.first_writes.as_mut() {
+            // Every texel holding a request was a first write this frame: clearing those
+            // alone leaves the maps as a full clear would, for the texels a frame touched
+            // rather than every texel of every map (a scene of many textures writes few).
+            Some(lists) => {
+                for (tex, list) in lists.iter_mut().enumerate() {
+                    let (a, slice) = self.slots[tex];
+                    for &xy in list.texels() {
+                        self.arrays[a].clear_texel(slice, xy & 0xFFFF, xy >> 16);
+                    }
+                    list.clear();
+                }
+            }
+            None => self.arrays.iter_mut().for_each(FeedbackArray::clear_all),
         }
         for m in &mut self.region_used {
             m.clear();
         }
         self.written.iter_mut().for_each(|w| *w = false);
-        self.first_writes.iter_mut().flatten().for_each(FirstWrites::clear);
     }
 
     /// Feedback map size of a texture (feedback texels).
