@@ -238,6 +238,11 @@ impl Engine {
         self.db.coord(id)
     }
 
+    /// The tile database (read-only: states, coordinates, lifecycle records).
+    pub fn tile_db(&self) -> &TileDb {
+        &self.db
+    }
+
     /// 64 KiB slots in the pool.
     pub fn pool_capacity(&self) -> u32 {
         self.pool.capacity()

@@ -5,6 +5,7 @@ use super::{
     decimal, header, percentile_markers, scenario_and_stats_files, stat_rows, write, write_scenario_and_stats,
     OutputError,
 };
+use crate::engine::TileDb;
 use crate::report::{CdfPlot, HLine, LinePlot, Plot, Report, Series};
 use crate::scenario::Scenario;
 use crate::stats::StatSet;
@@ -205,11 +206,11 @@ fn frames_csv(o: &StreamOutcome) -> String {
     csv
 }
 
-fn tiles_csv(o: &StreamOutcome) -> String {
+fn tiles_csv(db: &TileDb) -> String {
     let mut csv =
         String::from("texture,mip,x,y,requested_s,analysed_s,submitted_s,issued_s,read_s,decompressed_s,mapped_s,visible_s,evicted_s\n");
-    for r in o.engine.records() {
-        let c = o.engine_tile_coord(r.tile);
+    for r in db.records() {
+        let c = db.coord(r.tile);
         for (i, v) in [r.tile.texture, c.mip, c.x, c.y].into_iter().enumerate() {
             if i > 0 {
                 csv.push(',');
@@ -226,6 +227,11 @@ fn tiles_csv(o: &StreamOutcome) -> String {
         csv.push('\n');
     }
     csv
+}
+
+/// A writer thread's result (its panic, if any, goes on in the caller).
+fn join<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// Resident tiles per mip, stacked: each line is the total of its mip and every coarser
@@ -370,16 +376,18 @@ pub(super) fn write_stream_run(
         // A timing-only run measured no quality: no LOD-deficit plot of zeros.
         report.plots.retain(|p| !matches!(p, Plot::Line(l) if l.file_stem == "lod_deficit"));
     }
-    // The plots render on a second thread while this one writes the tables and the trace
-    // (each file is written whole by one thread, so the bytes do not depend on the split).
+    // The plots and tiles.csv are written on their own threads while this one writes the
+    // rest (each file is written whole by one thread, so the bytes do not depend on the split).
     std::thread::scope(|scope| {
+        let db = o.engine.tile_db();
         let plots = scope.spawn(|| crate::report::write_report(&report, dir));
+        let tiles = scope.spawn(|| write(dir, "tiles.csv", &tiles_csv(db)));
         let mut written = write_scenario_and_stats(dir, scenario, stats)?;
         written.push(write(dir, "frames.csv", &frames_csv(o))?);
-        written.push(write(dir, "tiles.csv", &tiles_csv(o))?);
-        written.extend(super::trace_files::write_trace_files(dir, o)?);
-        let plots = plots.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        written.extend(plots?);
+        let trace = super::trace_files::write_trace_files(dir, o);
+        written.push(join(tiles)?);
+        written.extend(trace?);
+        written.extend(join(plots)?);
         Ok(written)
     })
 }
