@@ -285,6 +285,8 @@ pub struct FeedbackRenderer<'s> {
     residency: Vec<ResidencyCheck>,
     /// Per texture: the MinMip covers of its reads, for the quality check.
     read_regions: Vec<ReadRegions>,
+    /// Per texture: whether an unclamped read's covers are its feedback rectangles.
+    feedback_covers_reads: Vec<bool>,
     /// Per shape, its material's textures (the scene's `textures_of`, with classes).
     materials: Vec<Vec<MaterialTexture>>,
     /// Each texture's requested tiles, filled and drained by `requested_tiles`.
@@ -397,7 +399,11 @@ impl<'s> FeedbackRenderer<'s> {
             .zip(&residency)
             .zip(&minmip)
             .map(|((s, c), m)| ReadRegions::new(s, c, (m.width(), m.height())))
-            .collect();
+            .collect::<Vec<_>>();
+        let footprint_regions: Vec<FootprintRegions> =
+            samplers.iter().zip(&layouts).map(|(s, l)| FootprintRegions::new(s, l)).collect();
+        let feedback_covers_reads =
+            read_regions.iter().zip(&footprint_regions).map(|(r, f)| r.covers_are_feedback_regions(f)).collect();
         Ok(FeedbackRenderer {
             scene,
             cfg: *cfg,
@@ -405,7 +411,8 @@ impl<'s> FeedbackRenderer<'s> {
             feedback_value_only: !cfg.measure_quality
                 && (cfg.feedback.kind, cfg.feedback.writes) == (FeedbackKind::MinMip, FeedbackWrites::Location),
             locators: layouts.iter().map(FeedbackLayout::locator).collect(),
-            footprint_regions: samplers.iter().zip(&layouts).map(|(s, l)| FootprintRegions::new(s, l)).collect(),
+            footprint_regions,
+            feedback_covers_reads,
             layouts,
             arrays,
             slots,

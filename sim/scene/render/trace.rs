@@ -186,10 +186,25 @@ impl FeedbackRenderer<'_> {
             };
             let Some(d) = d else { continue };
             let map = &self.minmip[m.texture as usize];
+            // Over the footprint: its feedback rectangles first, which an unclamped read's
+            // quality check reuses where they are its MinMip covers.
+            let rects = regions.as_deref_mut().map(|regions| {
+                rects.get_or(m.regions_class, || {
+                    let start = regions.len() as u32;
+                    self.footprint_regions[m.texture as usize].regions(hit.uv, &d, regions);
+                    (start, regions.len() as u32)
+                })
+            });
+            let covers_from = match (&regions, rects) {
+                (Some(regions), Some((start, end))) if self.feedback_covers_reads[m.texture as usize] => {
+                    Some(&regions[start as usize..end as usize])
+                }
+                _ => None,
+            };
             let lods = if !self.cfg.measure_quality {
                 // Timing only: the effective LOD is not needed (nor read); over the
                 // footprint it is the desired one, as an unclamped read's is.
-                match regions {
+                match rects {
                     None => Some((d.lod(), f32::NAN, 0)),
                     Some(_) => uv_finite.then(|| (d.lod(), d.lod(), 0)),
                 }
@@ -197,29 +212,23 @@ impl FeedbackRenderer<'_> {
                 let index = minmip_texel.get_or(m.minmip_class, || map.point_index(hit.uv.0, hit.uv.1));
                 index.map(|i| {
                     let clamp = map.clamp_at(i);
-                    let nonresident = self.nonresident_flags(m.texture, hit.uv, &d, clamp, covers);
+                    let nonresident = self.nonresident_flags(m.texture, hit.uv, &d, clamp, covers_from, covers);
                     (d.lod(), d.effective(clamp), nonresident)
                 })
             } else {
                 sampler.clamped(hit.uv, &d, Some(map)).ok().map(|l| {
-                    let nonresident = self.nonresident_flags(m.texture, hit.uv, &d, l.clamp, covers);
+                    let nonresident = self.nonresident_flags(m.texture, hit.uv, &d, l.clamp, covers_from, covers);
                     (l.desired_lod, l.effective_lod, nonresident)
                 })
             };
             let Some((desired, effective, nonresident)) = lods else { continue };
             let layout = &self.layouts[m.texture as usize];
-            let writes = match regions.as_deref_mut() {
-                Some(regions) => {
-                    let (start, end) = rects.get_or(m.regions_class, || {
-                        let start = regions.len() as u32;
-                        self.footprint_regions[m.texture as usize].regions(hit.uv, &d, regions);
-                        (start, regions.len() as u32)
-                    });
-                    Writes::Regions(start, end, layout.recorded_value(desired, self.cfg.feedback.small_tail))
-                }
+            let value = layout.recorded_value(desired, self.cfg.feedback.small_tail);
+            let writes = match rects {
+                Some((start, end)) => Writes::Regions(start, end, value),
                 None => {
                     let (tx, ty) = texel.get_or(m.layout_class, || self.locators[m.texture as usize].locate(hit.uv));
-                    Writes::Texel(tx, ty, layout.recorded_value(desired, self.cfg.feedback.small_tail))
+                    Writes::Texel(tx, ty, value)
                 }
             };
             out.push(TracedSample { texture: m.texture, desired, effective, writes, nonresident });
@@ -265,14 +274,22 @@ impl FeedbackRenderer<'_> {
         uv: (f64, f64),
         d: &DesiredLod,
         clamp: f32,
+        feedback_rects: Option<&[MipRegions]>,
         covers: &mut Vec<MipRegions>,
     ) -> u8 {
         let t = texture as usize;
         let (sampler, map, check) = (&self.samplers[t], &self.minmip[t], &self.residency[t]);
+        let reads = &self.read_regions[t];
         let mut touches = |l: &Lods| {
             // Every tile the read could reach is resident: no covers needed.
-            !check.resident_from(map, sampler.finest_read_mip(l))
-                && self.read_regions[t].touches_nonresident(map, uv, l, covers)
+            if check.resident_from(map, sampler.finest_read_mip(l)) {
+                return false;
+            }
+            match feedback_rects {
+                // Unclamped, the read's footprint is the feedback footprint.
+                Some(rects) if !l.is_clamped() => reads.rects_touch_nonresident(map, rects),
+                _ => reads.touches_nonresident(map, uv, l, covers),
+            }
         };
         // `clamped` with the clamp already known: `desired` and the clamp are all it uses.
         let configured = touches(&d.with_clamp(clamp));

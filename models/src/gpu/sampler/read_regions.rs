@@ -12,7 +12,7 @@ use super::super::footprint::Footprint;
 use super::super::minmip::MinMipMap;
 use super::super::residency_check::ResidencyCheck;
 use super::regions::{projected_regions, MipTaps};
-use super::{Lods, MipRegions, PreparedSampler};
+use super::{FootprintRegions, Lods, MipRegions, PreparedSampler};
 
 /// The MinMip-texel covers of one texture's reads, each mip's projection worked out once.
 #[derive(Debug, Clone)]
@@ -39,6 +39,28 @@ impl ReadRegions {
         projected_regions(&self.sampler, &self.mips, uv, l.effective, l.ratio, l.major, out);
     }
 
+    /// Whether an unclamped read's covers are exactly `feedback`'s rectangles for the same
+    /// sample (its texture's layout with tile-sized regions and power-of-two edges): then
+    /// [`rects_touch_nonresident`](Self::rects_touch_nonresident) over those rectangles
+    /// answers for the read, and the search runs once. `feedback` must be of this sampler.
+    pub fn covers_are_feedback_regions(&self, feedback: &FootprintRegions) -> bool {
+        let projections = feedback.projections();
+        let first_packed = self.check.first_packed_mip() as usize;
+        // Mips from the packed tail on are resident whatever their covers: only the
+        // streamed mips must project alike.
+        projections.len() == self.mips.len()
+            && (0..first_packed.min(self.mips.len())).all(|mip| match (&projections[mip], &self.mips[mip]) {
+                (Some(f), Some(r)) => f.projects_like(r),
+                _ => false,
+            })
+    }
+
+    /// Whether any of `covers` (for this texture's map) holds a tile `map` does not have
+    /// resident.
+    pub fn rects_touch_nonresident(&self, map: &MinMipMap, covers: &[MipRegions]) -> bool {
+        covers.iter().any(|r| !self.check.cover_is_resident(map, r.mip, (r.rect.x0, r.rect.x1, r.rect.y0, r.rect.y1)))
+    }
+
     /// Whether the read at `uv` with LODs `l` touches a tile `map` does not have resident:
     /// [`ResidencyCheck::touches_nonresident`] of its [`Footprint`]. `scratch` holds the
     /// covers (reused across calls; its contents are not kept).
@@ -51,7 +73,7 @@ impl ReadRegions {
     ) -> bool {
         scratch.clear();
         self.covers(uv, l, scratch);
-        scratch.iter().any(|r| !self.check.cover_is_resident(map, r.mip, (r.rect.x0, r.rect.x1, r.rect.y0, r.rect.y1)))
+        self.rects_touch_nonresident(map, scratch)
     }
 }
 
@@ -121,6 +143,49 @@ mod tests {
                 regions.touches_nonresident(&map, (u, v), &l, &mut scratch),
                 check.touches_nonresident(&map, &footprint)
             );
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// Where the renderer reuses the feedback rectangles for the quality check.
+        #[test]
+        fn unclamped_covers_are_the_feedback_regions_where_claimed(
+            kind in 0u32..5, max_aniso in 1u32..=16,
+            log_w in 8u32..14, log_h in 8u32..14, tile in 0usize..2, region_is_tile in any::<bool>(),
+            u in -0.2f64..1.2, v in -0.2f64..1.2,
+            scale in -14.0f64..2.0, d in proptest::array::uniform4(-1.0f64..1.0),
+        ) {
+            let (w, h) = (1u32 << log_w, 1u32 << log_h);
+            let (tw, th) = [(512u32, 256u32), (256, 256)][tile];
+            let mips = crate::gpu::full_mip_count(w, h);
+            let sampler = PreparedSampler::new(&SamplerDesc::new(filter_of(kind, max_aniso)), w, h, mips).unwrap();
+            let packed = (0..mips).find(|&m| (w >> m) < tw || (h >> m) < th).unwrap_or(mips);
+            let check = ResidencyCheck::new((tw, th), packed).unwrap();
+            let (rw, rh) = if region_is_tile { (tw, th) } else { (tw / 2, th) };
+            let Ok(layout) = crate::gpu::FeedbackLayout::new(w, h, mips, rw, rh) else { return Ok(()) };
+            let (mw, mh) = (w.div_ceil(tw), h.div_ceil(th));
+            let read = ReadRegions::new(&sampler, &check, (mw, mh));
+            let feedback = FootprintRegions::new(&sampler, &layout);
+            let claimed = read.covers_are_feedback_regions(&feedback);
+            // Square power-of-two textures with tile-sized regions are the shipped case.
+            if region_is_tile && w == h {
+                prop_assert!(claimed);
+            }
+            if !region_is_tile {
+                prop_assert!(!claimed, "half-tile regions project differently");
+            }
+            let k = 2f64.powf(scale);
+            let derivs = [d[0] * k, d[1] * k, d[2] * k * 0.3, d[3] * k * 0.3];
+            let Ok(desired) = sampler.desired(derivs) else { return Ok(()) };
+            if claimed {
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                feedback.regions((u, v), &desired, &mut a);
+                read.covers((u, v), &desired.with_clamp(0.0), &mut b);
+                // Only the streamed mips must agree (packed ones are resident anyway).
+                let streamed = |r: &&MipRegions| r.mip < packed;
+                prop_assert_eq!(a.iter().filter(streamed).collect::<Vec<_>>(), b.iter().filter(streamed).collect::<Vec<_>>());
+            }
         }
     }
 

@@ -71,6 +71,12 @@ impl FootprintRegions {
         FootprintRegions { sampler: *sampler, layout: *layout, mips }
     }
 
+    /// Per mip of the sampler's texture, the feedback projection (empty for another
+    /// texture's layout).
+    pub(super) fn projections(&self) -> &[Option<MipTaps>] {
+        &self.mips
+    }
+
     /// As [`PreparedSampler::feedback_regions`].
     pub fn regions(&self, uv: (f64, f64), d: &DesiredLod, out: &mut Vec<MipRegions>) {
         if self.mips.is_empty() {
@@ -187,6 +193,15 @@ impl MipTaps {
         MipRegions { mip: self.mip, rect: RegionRect { x0, x1, y0, y1 } }
     }
 
+    /// Whether this feedback projection gives, for every tap, exactly the rectangle `read`
+    /// (a [`per_block`](Self::per_block) projection of the same mip) gives.
+    pub(super) fn projects_like(&self, read: &MipTaps) -> bool {
+        self.mip == read.mip
+            && self.point == read.point
+            && self.x.projects_like(&read.x)
+            && self.y.projects_like(&read.y)
+    }
+
     /// The columns of regions the tap at `u` overlaps.
     #[inline(always)]
     fn x_regions(&self, u: f64) -> (u32, u32) {
@@ -262,6 +277,19 @@ impl AxisTaps {
             }
         };
         ((first >> self.region_shift).min(self.last), (last >> self.region_shift).min(self.last))
+    }
+
+    /// Whether `self` (a feedback layout's axis) and `read` (a per-block axis) project
+    /// every texel span alike: the same texels, the same shifts, and no region of `self`'s
+    /// past `read`'s clamp.
+    fn projects_like(&self, read: &AxisTaps) -> bool {
+        let Some(scale) = self.scale else { return false };
+        let last_region = ((u64::from(self.texels) << scale) - 1) >> self.region_shift;
+        self.texels == read.texels
+            && self.size == read.size
+            && read.scale == Some(scale)
+            && self.region_shift == read.region_shift
+            && last_region <= u64::from(read.last)
     }
 
     /// The regions of the point or bilinear tap at `u`.
