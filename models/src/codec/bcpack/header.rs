@@ -1,11 +1,11 @@
-//! The BCPack container header (format version 1) and the checksum it carries.
+//! The BCPack container header (format version 2) and the checksum it carries.
 //!
 //! ```text
 //! offset  size  field
-//! 0       1     version = 1
+//! 0       1     version = 2 (version 1's method-2 rANS streams are not read)
 //! 1       1     mode: 1..5 = BC1..BC5, 6 = BC6H, 7 = BC7
 //! 2       1     method: 0 = modelled (range-coded streams), 1 = stored (blocks verbatim),
-//!                       2 = fast (static rANS streams)
+//!                       3 = fast (static rANS streams, four states, log-weight tables)
 //! 3       1     stream count n (fixed by mode and method)
 //! 4       2     row width in blocks, u16 LE, 1..=4096 (neighbour geometry)
 //! 6       4     block count, u32 LE
@@ -16,7 +16,7 @@
 use super::error::BcpackError;
 use super::BcpackMode;
 
-pub(super) const FORMAT_VERSION: u8 = 1;
+pub(super) const FORMAT_VERSION: u8 = 2;
 pub(super) const HEADER_FIXED_BYTES: usize = 14;
 /// Largest row width: a 16384-texel-wide surface is 4096 blocks. Bounds the decoder's
 /// per-row state.
@@ -32,8 +32,8 @@ pub enum Method {
     /// Blocks copied verbatim (chosen when modelling would not shrink the data).
     Stored = 1,
     /// The same field split, coded with static per-stream rANS tables: decodes many times
-    /// faster than [`Method::Modelled`], at some cost in ratio.
-    Fast = 2,
+    /// faster than [`Method::Modelled`]. The default for every mode that has it.
+    Fast = 3,
 }
 
 /// The decoded header of a BCPack stream.
@@ -95,13 +95,13 @@ impl Header {
             return Err(BcpackError::HeaderTruncated { len: src.len(), need: HEADER_FIXED_BYTES });
         }
         if src[0] != FORMAT_VERSION {
-            return Err(BcpackError::UnsupportedVersion { found: src[0] });
+            return Err(BcpackError::UnsupportedVersion { found: src[0], expected: FORMAT_VERSION });
         }
         let mode = BcpackMode::from_raw(u32::from(src[1]))?;
         let method = match src[2] {
             0 => Method::Modelled,
             1 => Method::Stored,
-            2 => Method::Fast,
+            3 => Method::Fast,
             m => return Err(BcpackError::BadMethod { method: m }),
         };
         let expected = match method {
