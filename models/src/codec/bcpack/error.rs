@@ -44,7 +44,9 @@ pub enum BcpackError {
         need: usize,
     },
     /// The header's version is not the one this decoder reads.
-    #[error("BCPack format version {found} is not supported; this decoder reads version {expected} only (re-pack the data)")]
+    #[error(
+        "BCPack format version {found} is not supported; this decoder reads version {expected} only (re-pack the data)"
+    )]
     UnsupportedVersion {
         /// The version in the header.
         found: u8,

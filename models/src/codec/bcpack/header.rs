@@ -16,7 +16,8 @@
 use super::error::BcpackError;
 use super::BcpackMode;
 
-pub(super) const FORMAT_VERSION: u8 = 2;
+/// The container format version this decoder reads (and the encoder writes).
+pub const FORMAT_VERSION: u8 = 2;
 pub(super) const HEADER_FIXED_BYTES: usize = 14;
 /// Largest row width: a 16384-texel-wide surface is 4096 blocks. Bounds the decoder's
 /// per-row state.

@@ -51,7 +51,7 @@ mod rans;
 mod tests;
 
 pub use error::BcpackError;
-pub use header::{Header, Method, MAX_ROW_BLOCKS};
+pub use header::{Header, Method, FORMAT_VERSION, MAX_ROW_BLOCKS};
 
 use crate::texture::BcFormat;
 use header::{adler32, MAX_STREAMS};

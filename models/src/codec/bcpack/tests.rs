@@ -248,7 +248,11 @@ fn fixtures_round_trip_and_keep_their_ratio() {
         let data = std::fs::read(format!("{dir}/{file}")).unwrap();
         assert_eq!(data.len(), 65_536, "{file}");
         let small_size = round_trip(mode, &data);
-        assert_eq!(Header::read(&encode(mode, &data).unwrap()).unwrap().method, Method::Modelled, "{file}: the default");
+        assert_eq!(
+            Header::read(&encode(mode, &data).unwrap()).unwrap().method,
+            Method::Modelled,
+            "{file}: the default"
+        );
         let fast_packed = encode_with(mode, &data, mode.default_row_blocks(), Profile::Fast).unwrap();
         assert_eq!(Header::read(&fast_packed).unwrap().method, Method::Fast, "{file}");
         assert_eq!(decode(&fast_packed, data.len()).unwrap(), data, "{file} fast");
@@ -264,3 +268,50 @@ const FIXTURE_BC1: [usize; 2] = [24_568, 24_125];
 const FIXTURE_BC5: [usize; 2] = [49_101, 44_511];
 const FIXTURE_BC7: [usize; 2] = [34_948, 34_785];
 const FIXTURE_BC7M7: [usize; 2] = [19_423, 17_423];
+
+/// A version-1 container (what the previous encoder wrote, whatever its method) is refused
+/// with an error naming the version found and the one expected, before any payload is read.
+#[test]
+fn old_version_containers_are_refused_by_name() {
+    let data = structured(BcpackMode::Bc1, 600, 128, 7, None);
+    for profile in [Profile::Small, Profile::Fast] {
+        let mut packed = encode_with(BcpackMode::Bc1, &data, 128, profile).unwrap();
+        assert_eq!(packed[0], FORMAT_VERSION);
+        packed[0] = 1;
+        let err = decode(&packed, data.len()).unwrap_err();
+        assert_eq!(err, BcpackError::UnsupportedVersion { found: 1, expected: 2 });
+        let msg = err.to_string();
+        assert!(msg.contains("version 1") && msg.contains("version 2"), "{msg}");
+    }
+    // Version 1's fast method (2) does not exist in version 2.
+    let mut packed =
+        encode_with(BcpackMode::Bc7, &structured(BcpackMode::Bc7, 300, 64, 3, Some(9)), 64, Profile::Fast).unwrap();
+    packed[2] = 2;
+    assert_eq!(Header::read(&packed), Err(BcpackError::BadMethod { method: 2 }));
+}
+
+/// One container of every method each mode has (modelled, stored, fast) decodes exactly.
+#[test]
+fn a_container_of_each_method_decodes() {
+    for mode in BcpackMode::ALL {
+        let data =
+            structured(mode, 700, mode.default_row_blocks() as usize, 21, (mode == BcpackMode::Bc7).then_some(9));
+        let mut rng = xorshift(4);
+        let noise: Vec<u8> = (0..mode.block_bytes() * 40).map(|_| rng() as u8).collect();
+        let mut cases = vec![
+            (Method::Modelled, encode_with(mode, &data, mode.default_row_blocks(), Profile::Small).unwrap(), &data),
+            (Method::Stored, encode(mode, &noise).unwrap(), &noise),
+        ];
+        if mode.fast_stream_count().is_some() {
+            cases.push((
+                Method::Fast,
+                encode_with(mode, &data, mode.default_row_blocks(), Profile::Fast).unwrap(),
+                &data,
+            ));
+        }
+        for (method, packed, want) in cases {
+            assert_eq!(Header::read(&packed).unwrap().method, method, "{mode:?}");
+            assert_eq!(&decode(&packed, want.len()).unwrap(), want, "{mode:?} {method:?}");
+        }
+    }
+}

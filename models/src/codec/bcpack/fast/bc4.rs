@@ -23,14 +23,7 @@ const IDX_TABLES: usize = 12;
 
 /// Codes the 8-byte channel block `cur`: endpoints into `ce` (tables from `te`), indices
 /// into `ci` (tables from `ti`).
-fn code_channel<C: SymCoder>(
-    ce: &mut C,
-    te: usize,
-    ci: &mut C,
-    ti: usize,
-    cur: &mut [u8],
-    nb: &Nb,
-) {
+fn code_channel<C: SymCoder>(ce: &mut C, te: usize, ci: &mut C, ti: usize, cur: &mut [u8], nb: &Nb) {
     let mut prev_sym = 0;
     for e in 0..2 {
         let at = |b: Option<&[u8]>| b.map(|b| u32::from(b[e]));

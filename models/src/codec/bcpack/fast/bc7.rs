@@ -74,6 +74,7 @@ fn idx_limits() -> Vec<usize> {
 #[derive(Default)]
 pub(super) struct Bc7 {
     rows: Vec<Cached>,
+    masks: Vec<NbMasks>,
 }
 
 /// A parsed block and its endpoint 0 widened to 8 bits per channel (the neighbour value the
@@ -96,6 +97,7 @@ impl Bc7 {
     fn slot(&mut self, at: Pos, index: usize) -> usize {
         if self.rows.len() != 2 * at.row {
             self.rows = vec![Cached::default(); 2 * at.row];
+            self.masks = all_masks();
         }
         index % (2 * at.row)
     }
@@ -116,7 +118,10 @@ fn code_header<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields, left: Optio
             _ => old.partition + 1,
         };
         let p = c.sym(PART_T + f.mode, want);
-        c.check(p == SAME_PARTITION && same_left.is_none(), "a BC7 partition copied from a missing same-mode left block");
+        c.check(
+            p == SAME_PARTITION && same_left.is_none(),
+            "a BC7 partition copied from a missing same-mode left block",
+        );
         f.partition = match (p, same_left) {
             (SAME_PARTITION, Some(l)) => l.partition,
             (p, _) => p.saturating_sub(1),
@@ -130,12 +135,7 @@ fn code_header<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields, left: Optio
     }
 }
 
-fn code_endpoints<C: SymCoder>(
-    c: &mut C,
-    old: &Fields,
-    f: &mut Fields,
-    wide: [Option<[u32; 4]>; 3],
-) {
+fn code_endpoints<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields, wide: [Option<[u32; 4]>; 3]) {
     let info = &MODES[f.mode];
     let mut nb_r = 0u32;
     let mut syms = [[0u32; 4]; 6];
@@ -174,6 +174,7 @@ fn code_endpoints<C: SymCoder>(
 }
 
 /// Which texels have a same-subset left, upper and upper-left texel (bit t = texel t).
+#[derive(Debug, Clone, Copy)]
 struct NbMasks {
     left: u16,
     up: u16,
@@ -220,11 +221,22 @@ fn predict_index(m: &NbMasks, group: usize, t: usize, v: &[u32; 16]) -> Option<u
     }
 }
 
-fn code_indices<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields) {
+/// The masks of every shape, `(subsets − 1) · 64 + partition`, built once per model rather
+/// than once per block.
+fn all_masks() -> Vec<NbMasks> {
+    (0..3 * 64)
+        .map(|i| {
+            let info = MODES.iter().find(|m| m.subsets == i / 64 + 1).unwrap_or(&MODES[6]);
+            NbMasks::new(subset_map(info, i % 64))
+        })
+        .collect()
+}
+
+fn code_indices<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields, masks: &[NbMasks]) {
     let info = &MODES[f.mode];
-    let map = subset_map(info, f.partition as usize);
     let anchors = anchor_mask(info, f.partition as usize);
-    let nbm = NbMasks::new(map);
+    let shape = (info.subsets - 1) * 64 + (f.partition as usize & 63);
+    let Some(&nbm) = masks.get(shape) else { return };
     for set in 0..2 {
         let bits = if set == 0 { info.index_bits } else { info.index2_bits };
         if bits == 0 {
@@ -246,7 +258,10 @@ fn code_indices<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields) {
                     want |= d << (bits as usize * k);
                 }
             }
-            let with = (t0..t0 + group).filter(|&t| pred(t, dst).is_some()).count();
+            // Texels with a prediction: those with an upper (rows of 4) or a left or upper
+            // (pairs) same-subset neighbour.
+            let has = if group == 4 { nbm.up } else { nbm.left | nbm.up };
+            let with = ((has >> t0) & ((1 << group) - 1)).count_ones() as usize;
             let table = base
                 + if with == 0 {
                     0
@@ -299,7 +314,7 @@ impl FastModel for Bc7 {
             return;
         }
         code_endpoints(ce, &old, &mut f, wide);
-        code_indices(ci, &old, &mut f);
+        code_indices(ci, &old, &mut f, &self.masks);
         pack(&f, cur);
         self.rows[me] = Cached::new(f);
     }

@@ -30,7 +30,8 @@ pub(super) fn normalise_counts(counts: &[u32], prec: u32) -> Option<Vec<u32>> {
                 continue;
             }
             let fs = f64::from(f[s]);
-            let cost = if over { f64::from(c) * (fs / (fs - 1.0)).ln() } else { -f64::from(c) * ((fs + 1.0) / fs).ln() };
+            let cost =
+                if over { f64::from(c) * (fs / (fs - 1.0)).ln() } else { -f64::from(c) * ((fs + 1.0) / fs).ln() };
             if cost < best_cost {
                 best_cost = cost;
                 best = Some(s);

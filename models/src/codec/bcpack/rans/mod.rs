@@ -66,7 +66,6 @@ impl SymbolSink {
         let mut w = BitWriter::default();
         let enc: Vec<EncTable> = counts.iter().zip(limits).map(|(c, &l)| write_table(&mut w, c, l)).collect();
         let mut out = w.finish();
-        let tb = out.len();
         // Encode backwards so the decoder reads forwards; symbol i uses state i % 4.
         let mut state = [L; STATES];
         let mut words: Vec<u16> = Vec::with_capacity(self.syms.len());
@@ -88,9 +87,6 @@ impl SymbolSink {
         }
         for w in words.iter().rev() {
             out.extend_from_slice(&w.to_le_bytes());
-        }
-        if std::env::var_os("BCPACK_DEBUG").is_some() {
-            eprintln!("DEBUG tables {tb} B, payload {} B, syms {}", out.len() - tb, self.syms.len());
         }
         out
     }
