@@ -86,6 +86,13 @@ pub(super) fn code_colour<C: SymCoder>(
     cur: &mut [u8],
     nb: &Nb,
 ) {
+    code_endpoints(ce, te, cur, nb);
+    code_selectors(cs, ts, four_only, cur);
+}
+
+/// Codes the endpoints (bytes 0–3) of `cur` from the neighbours' endpoints only.
+#[inline(always)]
+pub(super) fn code_endpoints<C: SymCoder>(ce: &mut C, te: usize, cur: &mut [u8], nb: &Nb) {
     // Neighbours' endpoint channels, [endpoint][G, R, B], and this block's predictions.
     let chans = |b: Option<&[u8]>| b.map(|b| endpoints(b).map(split565));
     let (l, u, ul) = (chans(nb.left), chans(nb.up), chans(nb.up_left));
@@ -112,8 +119,13 @@ pub(super) fn code_colour<C: SymCoder>(
     let e = [join565(ends[0]), join565(ends[1])];
     cur[0..2].copy_from_slice(&e[0].to_le_bytes());
     cur[2..4].copy_from_slice(&e[1].to_le_bytes());
+}
 
-    let ty = block_type(e, four_only);
+/// Codes the selectors (bytes 4–7) of `cur`, whose endpoints are already known: they use
+/// nothing of the neighbours, so a decoder can run them as a pass of their own.
+#[inline(always)]
+pub(super) fn code_selectors<C: SymCoder>(cs: &mut C, ts: usize, four_only: bool, cur: &mut [u8]) {
+    let ty = block_type(endpoints(cur), four_only);
     let old = if C::DECODING { 0 } else { selectors(cur) };
     // Row 0 is coded as is: the upper block's last row is in that block's own palette order,
     // which rarely matches this block's, so a difference from it is mostly noise (measured).
@@ -143,6 +155,7 @@ impl FastModel for Bc1 {
     const BLOCK_BYTES: usize = 8;
     /// 0: kinds + endpoints, 1: selector rows.
     const STREAMS: usize = 2;
+    const SPLIT_PASSES: bool = true;
 
     fn limits(stream: usize) -> Vec<usize> {
         if stream == 0 {

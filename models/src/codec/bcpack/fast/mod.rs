@@ -7,6 +7,7 @@
 //! format's fields. Models are written once against [`SymCoder`], like the range-coded ones.
 
 mod bc1;
+mod bc1_decode;
 mod bc4;
 mod bc7;
 
@@ -22,6 +23,8 @@ pub(super) trait FastModel: Default {
     const BLOCK_BYTES: usize;
     /// Streams the model codes.
     const STREAMS: usize;
+    /// Decoded with [`bc1_decode`], one pass per stream (BC1 only).
+    const SPLIT_PASSES: bool = false;
     /// The alphabet bound of every table of `stream` (the field's valid symbols), in table
     /// order; the decoder refuses a table with a longer alphabet, so no decoded symbol is
     /// ever out of its field's range.
@@ -128,7 +131,11 @@ fn decode_model<M: FastModel>(streams: &[&[u8]], out: &mut [u8], row: usize) -> 
     let Ok(mut arr): Result<[RansDecoder; MAX_STREAMS], _> = decs.try_into() else {
         unreachable!("exactly MAX_STREAMS decoders")
     };
-    run(&mut model, &mut arr, out, row);
+    if M::SPLIT_PASSES {
+        bc1_decode::decode(&mut arr, out, row);
+    } else {
+        run(&mut model, &mut arr, out, row);
+    }
     arr.iter().take(M::STREAMS).try_for_each(RansDecoder::finish)
 }
 

@@ -103,8 +103,11 @@ struct DecTable {
 /// Four interleaved rANS states over one payload. Words read past the end are zero and
 /// counted, so a truncated payload ends in an error after the block loop, not a panic.
 #[derive(Debug)]
-pub(super) struct RansDecoder<'a> {
-    words: &'a [u8],
+pub(super) struct RansDecoder {
+    /// The payload's u16 words, converted once so the hot loop reads one word per index.
+    words: Vec<u16>,
+    /// The payload had an odd byte: it cannot be consumed exactly.
+    odd: bool,
     pos: usize,
     /// `x[0]` decodes the next symbol; the states rotate after each one.
     x: [u32; STATES],
@@ -115,10 +118,10 @@ pub(super) struct RansDecoder<'a> {
     stream: usize,
 }
 
-impl<'a> RansDecoder<'a> {
+impl RansDecoder {
     /// Reads `limits.len()` tables (each bounded by its field's alphabet) and the initial
     /// states. The lookup arena is at most `limits.len() × 2^12` entries whatever the input.
-    pub(super) fn new(src: &'a [u8], limits: &[usize], stream: usize) -> Result<Self, BcpackError> {
+    pub(super) fn new(src: &[u8], limits: &[usize], stream: usize) -> Result<Self, BcpackError> {
         let mut r = BitReader::new(src, stream);
         let mut lut = vec![0u32];
         let mut tabs = Vec::with_capacity(limits.len());
@@ -140,12 +143,23 @@ impl<'a> RansDecoder<'a> {
         if x.iter().any(|&x| x < L) {
             return Err(BcpackError::BadTable { stream, why: "initial rANS state below 2^16" });
         }
-        Ok(RansDecoder { words: &rest[4 * STATES..], pos: 0, x, lut, tabs, bad: None, stream })
+        let payload = &rest[4 * STATES..];
+        let words = payload.chunks_exact(2).map(|w| u16::from_le_bytes([w[0], w[1]])).collect();
+        Ok(RansDecoder { words, odd: payload.len() % 2 == 1, pos: 0, x, lut, tabs, bad: None, stream })
     }
 
     /// A decoder for an unused stream slot: no tables (every read yields 0), nothing to read.
     pub(super) fn empty() -> Self {
-        RansDecoder { words: &[], pos: 0, x: [L; STATES], lut: vec![0], tabs: Vec::new(), bad: None, stream: 0 }
+        RansDecoder {
+            words: Vec::new(),
+            odd: false,
+            pos: 0,
+            x: [L; STATES],
+            lut: vec![0],
+            tabs: Vec::new(),
+            bad: None,
+            stream: 0,
+        }
     }
 
     /// Checks that no model found an inconsistency, the payload was consumed exactly and
@@ -154,14 +168,15 @@ impl<'a> RansDecoder<'a> {
         if let Some(what) = self.bad {
             return Err(BcpackError::Corrupt { stream: self.stream, what });
         }
-        if self.pos != self.words.len() || self.x != [L; STATES] {
-            return Err(BcpackError::RansEnd { stream: self.stream, consumed: self.pos, len: self.words.len() });
+        if self.odd || self.pos != self.words.len() || self.x != [L; STATES] {
+            let len = 2 * self.words.len() + usize::from(self.odd);
+            return Err(BcpackError::RansEnd { stream: self.stream, consumed: 2 * self.pos, len });
         }
         Ok(())
     }
 }
 
-impl SymCoder for RansDecoder<'_> {
+impl SymCoder for RansDecoder {
     const DECODING: bool = true;
 
     #[inline(always)]
@@ -175,13 +190,10 @@ impl SymCoder for RansDecoder<'_> {
         let x = (((e >> 8) & 0xFFF) + 1) * (x >> t.prec) + (x & mask) - (e >> 20);
         // Branch-free renormalisation: whether a word is needed is data-dependent and
         // unpredictable, so always fetch it and select.
-        let w = match self.words.get(self.pos..self.pos + 2) {
-            Some(&[lo, hi]) => u32::from(u16::from_le_bytes([lo, hi])),
-            _ => 0,
-        };
+        let w = u32::from(self.words.get(self.pos).copied().unwrap_or(0));
         let need = x < L;
         let x = if need { (x << 16) | w } else { x };
-        self.pos += 2 * usize::from(need);
+        self.pos += usize::from(need);
         self.x = [self.x[1], self.x[2], self.x[3], x];
         e & 0xFF
     }
