@@ -139,11 +139,15 @@ fn code_endpoints<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields, wide: [O
     let info = &MODES[f.mode];
     let mut nb_r = 0u32;
     let mut syms = [[0u32; 4]; 6];
-    for ch in 0..info.channels() {
-        let bits = info.channel_bits(ch);
-        let max = (1u32 << bits) - 1;
-        let class = usize::from(ch == 1 || ch == 2);
-        for k in 0..info.endpoints() {
+    // Endpoint-major (R, G, B, A of endpoint 0, then of endpoint 1, …): the residual-size
+    // context chains each channel to its previous endpoint, and in this order the links of
+    // one chain are separated by independent symbols of the other channels, so the CPU
+    // overlaps them (channel-major order made one long serial chain per channel).
+    for k in 0..info.endpoints() {
+        for ch in 0..info.channels() {
+            let bits = info.channel_bits(ch);
+            let max = (1u32 << bits) - 1;
+            let class = usize::from(ch == 1 || ch == 2);
             let (pred, role) = predict_endpoint(f, k, ch, max, &mut nb_r, || {
                 let at = |n: Option<[u32; 4]>| n.map(|w| (w[ch] * max + 127) / 255);
                 predict3(at(wide[0]), at(wide[1]), at(wide[2]), 1 << (bits - 1))
