@@ -2,10 +2,10 @@
 //! per field (mode, partition, rotation + index selection, each endpoint channel, all
 //! p-bits of a block) and one symbol per 2 or 4 indices.
 //!
-//! Stream 0: kinds, mode (table by the left block's mode), partition (64 = the same-mode
-//! left block's partition), rotation | index selection << 2. Stream 1: endpoint residuals
-//! (table by mode, channel class R/A or G/B, endpoint role and the size of a related
-//! residual), p-bits, reserved blocks' bytes. Stream 2: indices in groups of 4 (2-bit sets)
+//! Stream 0: kinds, mode (table by the left block's mode), partition (0 = the same-mode
+//! left block's partition, else partition + 1), rotation | index selection << 2. Stream 1:
+//! endpoint residuals, endpoint-major (table by mode, channel class R/A or G/B, endpoint
+//! role and the size of a related residual), p-bits, reserved blocks' bytes. Stream 2: indices in groups of 4 (2-bit sets)
 //! or 2 (3- and 4-bit sets), each index replaced by its difference from a prediction from
 //! same-subset neighbours (the index above for 2-bit rows, MED of left/up/up-left for pairs).
 

@@ -4,7 +4,8 @@
 //!
 //! Per block, stream 0 first carries a *kind* symbol (0 = new, 1 = copy of the left block,
 //! 2 = copy of the upper block; table = 3·left's kind + up's kind, absent = 0), then the
-//! format's fields. Models are written once against [`SymCoder`], like the range-coded ones.
+//! format's fields. Models are written once against [`SymCoder`], like the range-coded ones;
+//! BC1 is decoded one pass per stream ([`bc1_decode`]), the others block by block.
 
 mod bc1;
 mod bc1_decode;
