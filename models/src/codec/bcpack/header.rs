@@ -157,7 +157,20 @@ pub(super) fn adler32(data: &[u8]) -> u32 {
     const RUN: usize = 5_552;
     let (mut a, mut b) = (1u32, 0u32);
     for chunk in data.chunks(RUN) {
-        for &byte in chunk {
+        // 16 bytes per step: b gains 16·a plus each byte weighted by how many of the step's
+        // sums it enters (16 for the first … 1 for the last) — the per-byte recurrence
+        // without its serial add chain (the checksum was ~5 % of a fast decode).
+        let mut groups = chunk.chunks_exact(16);
+        for g in &mut groups {
+            let (mut sum, mut weighted) = (0u32, 0u32);
+            for (i, &byte) in g.iter().enumerate() {
+                sum += u32::from(byte);
+                weighted += (16 - i as u32) * u32::from(byte);
+            }
+            b += 16 * a + weighted;
+            a += sum;
+        }
+        for &byte in groups.remainder() {
             a += u32::from(byte);
             b += a;
         }
@@ -175,7 +188,7 @@ mod tests {
     fn adler32_matches_rfc1950_reference_values() {
         assert_eq!(adler32(b""), 1);
         assert_eq!(adler32(b"Wikipedia"), 0x11E6_0398);
-        let big = vec![0xFFu8; 100_000];
+        let big: Vec<u8> = (0..100_003u32).map(|i| if i % 7 == 0 { 0x3C } else { 0xFF }).collect();
         // Straightforward per-byte modular reference.
         let (mut a, mut b) = (1u64, 0u64);
         for &x in &big {
