@@ -169,24 +169,6 @@ pub enum BcpackError {
         /// What was inconsistent.
         what: &'static str,
     },
-    /// A decoded symbol is out of its field's range (corrupt data; no block index known).
-    #[error("decoded {what} symbol {value} is out of range (at most {max}): corrupt stream")]
-    SymbolRange {
-        /// The field decoded.
-        what: &'static str,
-        /// The symbol decoded.
-        value: u32,
-        /// The field's largest valid symbol.
-        max: u32,
-    },
-    /// A block copies a neighbour it does not have (left of the first column, above the first row).
-    #[error("block {block}: copies its {which} neighbour, which does not exist")]
-    MissingNeighbour {
-        /// Index of the block being decoded.
-        block: usize,
-        /// The neighbour, `"left"` or `"upper"`.
-        which: &'static str,
-    },
     /// The decoded blocks' Adler-32 differs from the one the header recorded.
     #[error("decoded blocks have Adler-32 {found:#010x}, but the header recorded {expected:#010x}: corrupt stream")]
     Checksum {
