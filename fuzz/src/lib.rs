@@ -50,7 +50,7 @@ pub const BCPACK_MAX_ROW: u32 = 40;
 
 /// Streams the header of `mode` and `method` must list, as the header parser says.
 pub fn bcpack_stream_count(mode: BcpackMode, method: Method) -> usize {
-    let probe = [1, mode as u8, method as u8, 0xFF, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    let probe = [bcpack::FORMAT_VERSION, mode as u8, method as u8, 0xFF, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0];
     match bcpack::Header::read(&probe) {
         Err(BcpackError::StreamCount { expected, .. }) => expected,
         other => panic!("probe header for {mode:?} {method:?}: {other:?}"),
@@ -79,7 +79,7 @@ pub fn bcpack_stream(mode: BcpackMode, method: Method, data: &[u8]) -> (Vec<u8>,
         left -= *len;
     }
     lens.push(left);
-    let mut out = vec![1, mode as u8, method as u8, streams as u8];
+    let mut out = vec![bcpack::FORMAT_VERSION, mode as u8, method as u8, streams as u8];
     out.extend_from_slice(&(row as u16).to_le_bytes());
     out.extend_from_slice(&blocks.to_le_bytes());
     out.extend_from_slice(&checksum.to_le_bytes());

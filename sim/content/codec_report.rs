@@ -47,7 +47,7 @@ pub struct Sizes {
     pub libdeflate12: u64,
     pub zopfli: u64,
     pub bcpack: u64,
-    /// BCPack's fast profile (static rANS; docs/bcpack.md method 2).
+    /// BCPack's fast profile (static rANS; docs/bcpack.md method 3).
     pub bcpack_fast: u64,
     /// BCPack, then libdeflate-12 kept where it shrinks further (XBTC keeps the smaller).
     pub bcpack_deflate: u64,

@@ -47,16 +47,11 @@ pub(super) fn selectors(b: &[u8]) -> u32 {
 }
 
 /// LOCO-I median edge detector: picks left or up across an edge, the planar estimate
-/// in smooth areas.
+/// in smooth areas. Written as the planar estimate clamped to [min, max] of left and up
+/// (the same function), so it compiles without unpredictable branches.
+#[inline(always)]
 pub(super) fn med(left: u32, up: u32, up_left: u32) -> u32 {
-    let (lo, hi) = if left < up { (left, up) } else { (up, left) };
-    if up_left >= hi {
-        lo
-    } else if up_left <= lo {
-        hi
-    } else {
-        left + up - up_left
-    }
+    (left + up).saturating_sub(up_left).clamp(left.min(up), left.max(up))
 }
 
 /// Prediction of one value from the same value in the neighbours, `none` for the first block.
@@ -70,13 +65,10 @@ pub(super) fn predict(nb: [Option<u32>; 3], none: u32) -> u32 {
 }
 
 /// Residual-size class of a folded symbol, used as context for the next residual.
+#[inline(always)]
 pub(super) fn bucket(sym: u32) -> usize {
-    match sym {
-        0 => 0,
-        1..=2 => 1,
-        3..=6 => 2,
-        _ => 3,
-    }
+    // 0 → 0, 1..=2 → 1, 3..=6 → 2, ≥ 7 → 3, without branches.
+    usize::from(sym > 0) + usize::from(sym > 2) + usize::from(sym > 6)
 }
 
 pub(super) fn block_type(e: [u16; 2], four_only: bool) -> usize {

@@ -91,6 +91,7 @@ impl CopyFlags {
     }
 }
 
+#[inline]
 pub(super) fn neighbours(prev: &[u8], index: usize, row: usize, bb: usize) -> Nb<'_> {
     let x = index % row;
     let at = |i: usize| Some(&prev[i * bb..(i + 1) * bb]);

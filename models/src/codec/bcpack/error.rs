@@ -1,7 +1,7 @@
 //! Why a BCPack stream could not be encoded or decoded. Every message names what was
 //! expected and what was found.
 
-use super::header::{FORMAT_VERSION, MAX_ROW_BLOCKS};
+use super::header::MAX_ROW_BLOCKS;
 
 /// Why BCPack refused to encode its input or decode a stream.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -44,13 +44,17 @@ pub enum BcpackError {
         need: usize,
     },
     /// The header's version is not the one this decoder reads.
-    #[error("BCPack format version {found} is not supported; this decoder reads version {FORMAT_VERSION}")]
+    #[error(
+        "BCPack format version {found} is not supported; this decoder reads version {expected} only (re-pack the data)"
+    )]
     UnsupportedVersion {
         /// The version in the header.
         found: u8,
+        /// The version this decoder reads.
+        expected: u8,
     },
     /// The header's coding method byte names no method.
-    #[error("BCPack coding method {method} is unknown; expected 0 (modelled), 1 (stored) or 2 (fast)")]
+    #[error("BCPack coding method {method} is unknown or not available for this mode; expected 0 (modelled), 1 (stored) or 3 (fast)")]
     BadMethod {
         /// The method byte in the header.
         method: u8,
@@ -156,23 +160,14 @@ pub enum BcpackError {
         /// The payload's length, bytes.
         len: usize,
     },
-    /// A decoded symbol is out of its field's range (corrupt data; no block index known).
-    #[error("decoded {what} symbol {value} is out of range (at most {max}): corrupt stream")]
-    SymbolRange {
-        /// The field decoded.
+    /// A fast-method stream decoded to an inconsistent block (a copy of a missing neighbour,
+    /// a reference to a partition that does not exist…).
+    #[error("BCPack stream {stream} is corrupt: it decoded {what}")]
+    Corrupt {
+        /// Index of the stream in the header's table.
+        stream: usize,
+        /// What was inconsistent.
         what: &'static str,
-        /// The symbol decoded.
-        value: u32,
-        /// The field's largest valid symbol.
-        max: u32,
-    },
-    /// A block copies a neighbour it does not have (left of the first column, above the first row).
-    #[error("block {block}: copies its {which} neighbour, which does not exist")]
-    MissingNeighbour {
-        /// Index of the block being decoded.
-        block: usize,
-        /// The neighbour, `"left"` or `"upper"`.
-        which: &'static str,
     },
     /// The decoded blocks' Adler-32 differs from the one the header recorded.
     #[error("decoded blocks have Adler-32 {found:#010x}, but the header recorded {expected:#010x}: corrupt stream")]

@@ -1,11 +1,11 @@
-//! The BCPack container header (format version 1) and the checksum it carries.
+//! The BCPack container header (format version 2) and the checksum it carries.
 //!
 //! ```text
 //! offset  size  field
-//! 0       1     version = 1
+//! 0       1     version = 2 (version 1's method-2 rANS streams are not read)
 //! 1       1     mode: 1..5 = BC1..BC5, 6 = BC6H, 7 = BC7
 //! 2       1     method: 0 = modelled (range-coded streams), 1 = stored (blocks verbatim),
-//!                       2 = fast (static rANS streams)
+//!                       3 = fast (static rANS streams, four states, log-weight tables)
 //! 3       1     stream count n (fixed by mode and method)
 //! 4       2     row width in blocks, u16 LE, 1..=4096 (neighbour geometry)
 //! 6       4     block count, u32 LE
@@ -16,7 +16,8 @@
 use super::error::BcpackError;
 use super::BcpackMode;
 
-pub(super) const FORMAT_VERSION: u8 = 1;
+/// The container format version this decoder reads (and the encoder writes).
+pub const FORMAT_VERSION: u8 = 2;
 pub(super) const HEADER_FIXED_BYTES: usize = 14;
 /// Largest row width: a 16384-texel-wide surface is 4096 blocks. Bounds the decoder's
 /// per-row state.
@@ -32,8 +33,8 @@ pub enum Method {
     /// Blocks copied verbatim (chosen when modelling would not shrink the data).
     Stored = 1,
     /// The same field split, coded with static per-stream rANS tables: decodes many times
-    /// faster than [`Method::Modelled`], at some cost in ratio.
-    Fast = 2,
+    /// faster than [`Method::Modelled`]. The default for every mode that has it.
+    Fast = 3,
 }
 
 /// The decoded header of a BCPack stream.
@@ -95,13 +96,13 @@ impl Header {
             return Err(BcpackError::HeaderTruncated { len: src.len(), need: HEADER_FIXED_BYTES });
         }
         if src[0] != FORMAT_VERSION {
-            return Err(BcpackError::UnsupportedVersion { found: src[0] });
+            return Err(BcpackError::UnsupportedVersion { found: src[0], expected: FORMAT_VERSION });
         }
         let mode = BcpackMode::from_raw(u32::from(src[1]))?;
         let method = match src[2] {
             0 => Method::Modelled,
             1 => Method::Stored,
-            2 => Method::Fast,
+            3 => Method::Fast,
             m => return Err(BcpackError::BadMethod { method: m }),
         };
         let expected = match method {
@@ -156,7 +157,20 @@ pub(super) fn adler32(data: &[u8]) -> u32 {
     const RUN: usize = 5_552;
     let (mut a, mut b) = (1u32, 0u32);
     for chunk in data.chunks(RUN) {
-        for &byte in chunk {
+        // 16 bytes per step: b gains 16·a plus each byte weighted by how many of the step's
+        // sums it enters (16 for the first … 1 for the last) — the per-byte recurrence
+        // without its serial add chain (the checksum was ~5 % of a fast decode).
+        let mut groups = chunk.chunks_exact(16);
+        for g in &mut groups {
+            let (mut sum, mut weighted) = (0u32, 0u32);
+            for (i, &byte) in g.iter().enumerate() {
+                sum += u32::from(byte);
+                weighted += (16 - i as u32) * u32::from(byte);
+            }
+            b += 16 * a + weighted;
+            a += sum;
+        }
+        for &byte in groups.remainder() {
             a += u32::from(byte);
             b += a;
         }
@@ -174,7 +188,7 @@ mod tests {
     fn adler32_matches_rfc1950_reference_values() {
         assert_eq!(adler32(b""), 1);
         assert_eq!(adler32(b"Wikipedia"), 0x11E6_0398);
-        let big = vec![0xFFu8; 100_000];
+        let big: Vec<u8> = (0..100_003u32).map(|i| if i % 7 == 0 { 0x3C } else { 0xFF }).collect();
         // Straightforward per-byte modular reference.
         let (mut a, mut b) = (1u64, 0u64);
         for &x in &big {

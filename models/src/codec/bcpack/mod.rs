@@ -17,17 +17,20 @@
 //! - two entropy methods, both read by every decoder: [`Profile::Small`] (method 0, the
 //!   default) codes everything with an adaptive binary range coder, indices in the context of
 //!   the neighbouring texels' indices — smallest, but one adaptive decision per bit, so slow
-//!   to decode; [`Profile::Fast`] (method 2; BC1, BC3, BC4, BC5, BC7) codes one multi-bit
-//!   symbol per field group with static per-stream rANS tables sent in the stream — a few
-//!   times faster to decode and a few % of BC size larger;
+//!   to decode; [`Profile::Fast`] (method 3; BC1, BC3, BC4, BC5, BC7) codes one multi-bit
+//!   symbol per field group with static per-stream rANS tables sent in the stream (four
+//!   interleaved states, tables as quantised log weights or exact frequencies) — several
+//!   times faster to decode and 0.4–1.5 points of BC size larger, so not yet the default;
 //! - a whole block equal to its left or upper neighbour costs a fraction of a bit;
 //! - data that would not shrink is stored verbatim (method 1), so any byte content —
 //!   including reserved BC7 mode bytes — round-trips bit-exactly.
 //!
 //! The decoder is shaped like a hardware stage: fixed-size context tables (or, for the fast
-//! method, at most 16 KiB of lookup table per transmitted table), one row of per-block state, no allocation beyond the declared output (which must equal the size the
-//! caller expects), every length checked, an Adler-32 of the output; corrupt, truncated or
-//! mismatched input is an error, never a panic.
+//! method, at most 16 KiB of lookup table per transmitted table), one row of per-block state
+//! (the fast BC1 decoder: one kind byte per block), no allocation beyond the declared output
+//! (which must equal the size the caller expects) and the input's own bytes, every length
+//! checked, an Adler-32 of the output; corrupt, truncated or mismatched input is an error,
+//! never a panic. The format version is [`FORMAT_VERSION`]; other versions are refused.
 //!
 //! ```
 //! use sfsim_models::codec::bcpack::{decode, encode, BcpackMode};
@@ -51,7 +54,7 @@ mod rans;
 mod tests;
 
 pub use error::BcpackError;
-pub use header::{Header, Method, MAX_ROW_BLOCKS};
+pub use header::{Header, Method, FORMAT_VERSION, MAX_ROW_BLOCKS};
 
 use crate::texture::BcFormat;
 use header::{adler32, MAX_STREAMS};
@@ -165,11 +168,13 @@ impl BcpackMode {
 /// reads every method, so the profile only matters when packing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Profile {
-    /// Adaptive binary range coding (method 0): smallest output, slow decode.
+    /// Adaptive binary range coding (method 0), the default: the smallest output, slow to
+    /// decode (10–20 MB/s).
     #[default]
     Small,
-    /// Static rANS tables (method 2): larger output, decode several times faster. BC2 and
-    /// BC6H have no fast model and are packed as with [`Profile::Small`].
+    /// Static rANS tables (method 3): decodes several times faster than [`Profile::Small`],
+    /// 0.4–1.5 points of BC size larger (docs/bcpack.md §6). BC2 and BC6H have no fast
+    /// model and are packed as with [`Profile::Small`].
     Fast,
 }
 

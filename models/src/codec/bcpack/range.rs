@@ -205,9 +205,10 @@ pub(super) fn fold(value: u32, pred: u32, nbits: u32) -> u32 {
 /// Inverse of [`fold`].
 #[inline]
 pub(super) fn unfold(sym: u32, pred: u32, nbits: u32) -> u32 {
-    let mask = (1u32 << nbits) - 1;
-    let d = if sym & 1 == 0 { sym >> 1 } else { (mask + 1) - ((sym + 1) >> 1) };
-    pred.wrapping_add(d) & mask
+    // Odd symbols are negative residuals: −((sym + 1) / 2) = !(sym / 2). Branch-free,
+    // because the sign is unpredictable.
+    let d = (sym >> 1) ^ 0u32.wrapping_sub(sym & 1);
+    pred.wrapping_add(d) & ((1u32 << nbits) - 1)
 }
 
 #[cfg(test)]

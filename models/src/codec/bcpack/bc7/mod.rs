@@ -234,6 +234,7 @@ impl Model for Bc7 {
 /// (`neighbours`, evaluated only then); green and blue follow red's step from there
 /// (`nb_r` carries red's neighbour prediction); the others follow their pair or the
 /// block's first endpoint the same way.
+#[inline(always)]
 pub(in crate::codec::bcpack) fn predict_endpoint(
     f: &Fields,
     k: usize,

@@ -7,14 +7,16 @@
 
 use super::super::bc1::{block_type, bucket, endpoints, join565, selectors, split565, BITS, ORD, SEL};
 use super::super::driver::Nb;
-use super::super::error::BcpackError;
 use super::super::header::MAX_STREAMS;
 use super::super::range::{fold, unfold};
-use super::{predict3, FastModel, Pos, SymCoder, KIND_TABLES};
+use super::super::rans::SymCoder;
+use super::{predict3, FastModel, Pos, KIND_TABLES};
 
 /// Endpoint tables: G per endpoint (2), joint R+B by G's residual bucket (4), escaped R (1)
 /// and B (1).
 pub(super) const EP_TABLES: usize = 8;
+/// Alphabet of each endpoint table (the escape's R and B are 5-bit residuals).
+pub(super) const EP_LIMITS: [usize; EP_TABLES] = [64, 64, 241, 241, 241, 241, 32, 32];
 /// Joint red-blue symbol `b·15 + r` for folded residuals r < 15, b < 16; 240 = escape
 /// (r and b follow in their own tables).
 const RB_R: u32 = 15;
@@ -83,40 +85,47 @@ pub(super) fn code_colour<C: SymCoder>(
     four_only: bool,
     cur: &mut [u8],
     nb: &Nb,
-) -> Result<(), BcpackError> {
-    // Neighbours' endpoint channels, [endpoint][G, R, B].
-    let chans = |b: &[u8]| endpoints(b).map(split565);
-    let (l, u, ul) = (nb.left.map(chans), nb.up.map(chans), nb.up_left.map(chans));
+) {
+    code_endpoints(ce, te, cur, nb);
+    code_selectors(cs, ts, four_only, cur);
+}
+
+/// Codes the endpoints (bytes 0–3) of `cur` from the neighbours' endpoints only.
+#[inline(always)]
+pub(super) fn code_endpoints<C: SymCoder>(ce: &mut C, te: usize, cur: &mut [u8], nb: &Nb) {
+    // Neighbours' endpoint channels, [endpoint][G, R, B], and this block's predictions.
+    let chans = |b: Option<&[u8]>| b.map(|b| endpoints(b).map(split565));
+    let (l, u, ul) = (chans(nb.left), chans(nb.up), chans(nb.up_left));
+    let mut preds = [[0u32; 3]; 2];
+    for (e, p) in preds.iter_mut().enumerate() {
+        for (ch, p) in p.iter_mut().enumerate() {
+            let at = |n: Option<[[u32; 3]; 2]>| n.map(|n| n[e][ch]);
+            *p = predict3(at(l), at(u), at(ul), 1 << (BITS[ch] - 1));
+        }
+    }
     let mut ends = if C::DECODING { [[0; 3]; 2] } else { endpoints(cur).map(split565) };
     for (e, end) in ends.iter_mut().enumerate() {
-        let at = |n: Option<[[u32; 3]; 2]>, ch: usize| n.map(|n| n[e][ch]);
-        let pred = |ch: usize| predict3(at(l, ch), at(u, ch), at(ul, ch), 1 << (BITS[ch] - 1));
-        let pg = pred(0);
-        let g = ce.sym(te + e, fold(end[0], pg, 6))?;
-        if g >= 64 {
-            return Err(BcpackError::SymbolRange { what: "BC1 green residual", value: g, max: 63 });
-        }
+        let [pg, pr, pb] = preds[e];
+        let g = ce.sym(te + e, fold(end[0], pg, 6));
         end[0] = unfold(g, pg, 6);
-        let (pr, pb) = (pred(1), pred(2));
         let (r, b) = (fold(end[1], pr, 5), fold(end[2], pb, 5));
         let joint = if r < RB_R && b < RB_B { b * RB_R + r } else { RB_ESCAPE };
-        let rb = ce.sym(te + 2 + bucket(g), joint)?;
-        let (r, b) = match rb {
-            RB_ESCAPE => (ce.sym(te + 6, r)?, ce.sym(te + 7, b)?),
-            rb if rb < RB_ESCAPE => (rb % RB_R, rb / RB_R),
-            rb => return Err(BcpackError::SymbolRange { what: "BC1 red-blue residual", value: rb, max: RB_ESCAPE }),
-        };
-        if r >= 32 || b >= 32 {
-            return Err(BcpackError::SymbolRange { what: "BC1 red or blue residual", value: r.max(b), max: 31 });
-        }
+        // The tables' alphabets bound every symbol: rb ≤ 240, g < 64, escaped r, b < 32.
+        let rb = ce.sym(te + 2 + bucket(g), joint);
+        let (r, b) = if rb == RB_ESCAPE { (ce.sym(te + 6, r), ce.sym(te + 7, b)) } else { (rb % RB_R, rb / RB_R) };
         end[1] = unfold(r, pr, 5);
         end[2] = unfold(b, pb, 5);
     }
     let e = [join565(ends[0]), join565(ends[1])];
     cur[0..2].copy_from_slice(&e[0].to_le_bytes());
     cur[2..4].copy_from_slice(&e[1].to_le_bytes());
+}
 
-    let ty = block_type(e, four_only);
+/// Codes the selectors (bytes 4–7) of `cur`, whose endpoints are already known: they use
+/// nothing of the neighbours, so a decoder can run them as a pass of their own.
+#[inline(always)]
+pub(super) fn code_selectors<C: SymCoder>(cs: &mut C, ts: usize, four_only: bool, cur: &mut [u8]) {
+    let ty = block_type(endpoints(cur), four_only);
     let old = if C::DECODING { 0 } else { selectors(cur) };
     // Row 0 is coded as is: the upper block's last row is in that block's own palette order,
     // which rarely matches this block's, so a difference from it is mostly noise (measured).
@@ -128,7 +137,7 @@ pub(super) fn code_colour<C: SymCoder>(
             Some(a) => (ty * 3 + usize::from(UNIFORM[a as usize]), sub4(pos, a)),
             None => (ty * 3 + 2, pos),
         };
-        let sym = cs.sym(ts + table, value)? & 0xFF;
+        let sym = cs.sym(ts + table, value);
         let pos = match above {
             Some(a) => add4(sym, a),
             None => sym,
@@ -137,7 +146,6 @@ pub(super) fn code_colour<C: SymCoder>(
         sels |= u32::from(SEL_ROW[ty][pos as usize]) << (8 * r);
     }
     cur[4..8].copy_from_slice(&sels.to_le_bytes());
-    Ok(())
 }
 
 #[derive(Default)]
@@ -146,15 +154,18 @@ pub(super) struct Bc1;
 impl FastModel for Bc1 {
     const BLOCK_BYTES: usize = 8;
     /// 0: kinds + endpoints, 1: selector rows.
-    const TABLES: &'static [usize] = &[KIND_TABLES + EP_TABLES, SEL_TABLES];
+    const STREAMS: usize = 2;
+    const SPLIT_PASSES: bool = true;
 
-    fn code<C: SymCoder>(
-        &mut self,
-        c: &mut [C; MAX_STREAMS],
-        cur: &mut [u8],
-        nb: &Nb,
-        _: Pos,
-    ) -> Result<(), BcpackError> {
+    fn limits(stream: usize) -> Vec<usize> {
+        if stream == 0 {
+            EP_LIMITS.to_vec()
+        } else {
+            vec![256; SEL_TABLES]
+        }
+    }
+
+    fn code<C: SymCoder>(&mut self, c: &mut [C; MAX_STREAMS], cur: &mut [u8], nb: &Nb, _: Pos) {
         let [ce, cs, ..] = c;
         code_colour(ce, KIND_TABLES, cs, 0, false, cur, nb)
     }

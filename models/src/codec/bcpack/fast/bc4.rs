@@ -9,11 +9,11 @@
 use super::super::bc1::bucket;
 use super::super::bc4::{block_type, indices, IDX, ORD};
 use super::super::driver::Nb;
-use super::super::error::BcpackError;
 use super::super::header::MAX_STREAMS;
 use super::super::range::{fold, unfold};
-use super::bc1::{code_colour, EP_TABLES as COLOUR_EP_TABLES, SEL_TABLES};
-use super::{predict3, FastModel, Pos, SymCoder, KIND_TABLES};
+use super::super::rans::SymCoder;
+use super::bc1::{code_colour, EP_LIMITS as COLOUR_EP_LIMITS, SEL_TABLES};
+use super::{predict3, FastModel, Pos, KIND_TABLES};
 
 /// Endpoint tables: a0 (1), a1 by a0's residual bucket (4).
 const EP_TABLES: usize = 5;
@@ -23,20 +23,13 @@ const IDX_TABLES: usize = 12;
 
 /// Codes the 8-byte channel block `cur`: endpoints into `ce` (tables from `te`), indices
 /// into `ci` (tables from `ti`).
-fn code_channel<C: SymCoder>(
-    ce: &mut C,
-    te: usize,
-    ci: &mut C,
-    ti: usize,
-    cur: &mut [u8],
-    nb: &Nb,
-) -> Result<(), BcpackError> {
+fn code_channel<C: SymCoder>(ce: &mut C, te: usize, ci: &mut C, ti: usize, cur: &mut [u8], nb: &Nb) {
     let mut prev_sym = 0;
     for e in 0..2 {
         let at = |b: Option<&[u8]>| b.map(|b| u32::from(b[e]));
         let pred = predict3(at(nb.left), at(nb.up), at(nb.up_left), 128);
         let table = if e == 0 { 0 } else { 1 + bucket(prev_sym) };
-        let sym = ce.sym(te + table, fold(u32::from(cur[e]), pred, 8))?;
+        let sym = ce.sym(te + table, fold(u32::from(cur[e]), pred, 8));
         cur[e] = unfold(sym, pred, 8) as u8;
         prev_sym = sym;
     }
@@ -73,11 +66,9 @@ fn code_channel<C: SymCoder>(
                 }
             }
             let table = (ty * 2 + usize::from(has_above)) * 2 + usize::from(prev == 0);
-            let sym = ci.sym(ti + table, value)?;
+            // The tables' alphabet is 64: two 3-bit differences.
+            let sym = ci.sym(ti + table, value);
             prev = sym;
-            if sym >= 64 {
-                return Err(BcpackError::SymbolRange { what: "BC4 index pair", value: sym, max: 63 });
-            }
             for k in 0..2 {
                 let col = 2 * half + k;
                 let d = (sym >> (3 * k)) & 7;
@@ -89,7 +80,14 @@ fn code_channel<C: SymCoder>(
         above = row.map(Some);
     }
     cur[2..8].copy_from_slice(&out.to_le_bytes()[..6]);
-    Ok(())
+}
+
+fn ep_limits() -> Vec<usize> {
+    vec![256; EP_TABLES]
+}
+
+fn idx_limits() -> Vec<usize> {
+    vec![64; IDX_TABLES]
 }
 
 #[derive(Default)]
@@ -98,15 +96,13 @@ pub(super) struct Bc4;
 impl FastModel for Bc4 {
     const BLOCK_BYTES: usize = 8;
     /// 0: kinds + endpoints, 1: index pairs.
-    const TABLES: &'static [usize] = &[KIND_TABLES + EP_TABLES, IDX_TABLES];
+    const STREAMS: usize = 2;
 
-    fn code<C: SymCoder>(
-        &mut self,
-        c: &mut [C; MAX_STREAMS],
-        cur: &mut [u8],
-        nb: &Nb,
-        _: Pos,
-    ) -> Result<(), BcpackError> {
+    fn limits(stream: usize) -> Vec<usize> {
+        [ep_limits, idx_limits][stream]()
+    }
+
+    fn code<C: SymCoder>(&mut self, c: &mut [C; MAX_STREAMS], cur: &mut [u8], nb: &Nb, _: Pos) {
         let [ce, ci, ..] = c;
         code_channel(ce, KIND_TABLES, ci, 0, cur, nb)
     }
@@ -119,18 +115,21 @@ pub(super) struct Bc3;
 impl FastModel for Bc3 {
     const BLOCK_BYTES: usize = 16;
     /// 0: kinds + alpha endpoints, 1: alpha indices, 2: colour endpoints, 3: selectors.
-    const TABLES: &'static [usize] = &[KIND_TABLES + EP_TABLES, IDX_TABLES, COLOUR_EP_TABLES, SEL_TABLES];
+    const STREAMS: usize = 4;
 
-    fn code<C: SymCoder>(
-        &mut self,
-        c: &mut [C; MAX_STREAMS],
-        cur: &mut [u8],
-        nb: &Nb,
-        _: Pos,
-    ) -> Result<(), BcpackError> {
+    fn limits(stream: usize) -> Vec<usize> {
+        match stream {
+            0 => ep_limits(),
+            1 => idx_limits(),
+            2 => COLOUR_EP_LIMITS.to_vec(),
+            _ => vec![256; SEL_TABLES],
+        }
+    }
+
+    fn code<C: SymCoder>(&mut self, c: &mut [C; MAX_STREAMS], cur: &mut [u8], nb: &Nb, _: Pos) {
         let [a, b, d, e] = c;
         let (alpha, colour) = cur.split_at_mut(8);
-        code_channel(a, KIND_TABLES, b, 0, alpha, &nb.sub(0, 8))?;
+        code_channel(a, KIND_TABLES, b, 0, alpha, &nb.sub(0, 8));
         code_colour(d, 0, e, 0, true, colour, &nb.sub(8, 8))
     }
 }
@@ -142,18 +141,16 @@ pub(super) struct Bc5;
 impl FastModel for Bc5 {
     const BLOCK_BYTES: usize = 16;
     /// 0: kinds + red endpoints, 1: red indices, 2: green endpoints, 3: green indices.
-    const TABLES: &'static [usize] = &[KIND_TABLES + EP_TABLES, IDX_TABLES, EP_TABLES, IDX_TABLES];
+    const STREAMS: usize = 4;
 
-    fn code<C: SymCoder>(
-        &mut self,
-        c: &mut [C; MAX_STREAMS],
-        cur: &mut [u8],
-        nb: &Nb,
-        _: Pos,
-    ) -> Result<(), BcpackError> {
+    fn limits(stream: usize) -> Vec<usize> {
+        [ep_limits, idx_limits][stream % 2]()
+    }
+
+    fn code<C: SymCoder>(&mut self, c: &mut [C; MAX_STREAMS], cur: &mut [u8], nb: &Nb, _: Pos) {
         let [a, b, d, e] = c;
         let (red, green) = cur.split_at_mut(8);
-        code_channel(a, KIND_TABLES, b, 0, red, &nb.sub(0, 8))?;
+        code_channel(a, KIND_TABLES, b, 0, red, &nb.sub(0, 8));
         code_channel(d, 0, e, 0, green, &nb.sub(8, 8))
     }
 }

@@ -2,10 +2,10 @@
 //! per field (mode, partition, rotation + index selection, each endpoint channel, all
 //! p-bits of a block) and one symbol per 2 or 4 indices.
 //!
-//! Stream 0: kinds, mode (table by the left block's mode), partition (64 = the same-mode
-//! left block's partition), rotation | index selection << 2. Stream 1: endpoint residuals
-//! (table by mode, channel class R/A or G/B, endpoint role and the size of a related
-//! residual), p-bits, reserved blocks' bytes. Stream 2: indices in groups of 4 (2-bit sets)
+//! Stream 0: kinds, mode (table by the left block's mode), partition (0 = the same-mode
+//! left block's partition, else partition + 1), rotation | index selection << 2. Stream 1:
+//! endpoint residuals, endpoint-major (table by mode, channel class R/A or G/B, endpoint
+//! role and the size of a related residual), p-bits, reserved blocks' bytes. Stream 2: indices in groups of 4 (2-bit sets)
 //! or 2 (3- and 4-bit sets), each index replaced by its difference from a prediction from
 //! same-subset neighbours (the index above for 2-bit rows, MED of left/up/up-left for pairs).
 
@@ -13,17 +13,16 @@ use super::super::bc1::{bucket, med};
 use super::super::bc7::layout::{anchor_mask, pack, parse, subset_map, Fields, MODES, RESERVED};
 use super::super::bc7::{neighbour_value, predict_endpoint};
 use super::super::driver::Nb;
-use super::super::error::BcpackError;
 use super::super::header::MAX_STREAMS;
 use super::super::range::{fold, unfold};
-use super::{predict3, FastModel, Pos, SymCoder, KIND_TABLES};
+use super::super::rans::SymCoder;
+use super::{predict3, FastModel, Pos, KIND_TABLES};
 
 // Stream 0 tables: kinds, mode by the left block's mode (10), partition by mode (8),
-// rotation + index selection for modes 4 and 5 (2).
+// rotation + index selection for modes 4 and 5 (2, from ROT_T).
 const MODE_T: usize = KIND_TABLES;
 const PART_T: usize = MODE_T + 10;
 const ROT_T: usize = PART_T + 8;
-const HEAD_TABLES: usize = ROT_T + 2;
 
 // Stream 1 tables: endpoints by mode × channel class × role × related residual size (144),
 // p-bits by mode (8), reserved blocks' bytes (1).
@@ -36,14 +35,46 @@ const BODY_TABLES: usize = RESERVED_T + 1;
 /// prediction (none, all, some).
 const IDX_TABLES: usize = 3 * 3;
 
-/// Partition symbol meaning "the same as the same-mode left block".
-const SAME_PARTITION: u32 = 64;
+/// Partition symbol meaning "the same as the same-mode left block"; partition *p* is *p* + 1.
+const SAME_PARTITION: u32 = 0;
+
+/// Alphabet bounds of stream 0's model tables: mode (9 values), partition by mode (64 or 16
+/// shapes + "same"), rotation | index selection << 2 for modes 4 and 5.
+fn head_limits() -> Vec<usize> {
+    let mut out = vec![RESERVED + 1; PART_T - MODE_T];
+    out.extend(MODES.iter().map(|m| (1 << m.partition_bits) + 1));
+    out.extend([4 << MODES[4].index_select_bits, 4 << MODES[5].index_select_bits]);
+    out
+}
+
+/// Stream 1: endpoint residuals (the wider of the class's channels: R shares its tables
+/// with A), p-bit groups by mode, reserved bytes.
+fn body_limits() -> Vec<usize> {
+    let mut out = Vec::with_capacity(BODY_TABLES);
+    for m in &MODES {
+        for class in 0..2 {
+            let bits = if class == 0 { m.colour_bits.max(m.alpha_bits) } else { m.colour_bits };
+            out.extend([1 << bits; 9]);
+        }
+    }
+    out.extend(MODES.iter().map(|m| 1 << m.pbit_count()));
+    out.push(256);
+    out
+}
+
+/// Stream 2: index groups of 4 × 2 bits, 2 × 3 bits, 2 × 4 bits.
+fn idx_limits() -> Vec<usize> {
+    let out: Vec<usize> = [256, 64, 256].iter().flat_map(|&l| [l; 3]).collect();
+    debug_assert_eq!(out.len(), IDX_TABLES);
+    out
+}
 
 /// Parsed fields of the last two rows of blocks (slot = index mod 2·row), so each block is
 /// parsed once instead of once per neighbour use.
 #[derive(Default)]
 pub(super) struct Bc7 {
     rows: Vec<Cached>,
+    masks: Vec<NbMasks>,
 }
 
 /// A parsed block and its endpoint 0 widened to 8 bits per channel (the neighbour value the
@@ -66,61 +97,57 @@ impl Bc7 {
     fn slot(&mut self, at: Pos, index: usize) -> usize {
         if self.rows.len() != 2 * at.row {
             self.rows = vec![Cached::default(); 2 * at.row];
+            self.masks = all_masks();
         }
         index % (2 * at.row)
     }
 }
 
-fn code_header<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields, left: Option<&Fields>) -> Result<(), BcpackError> {
+fn code_header<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields, left: Option<&Fields>) {
     let lm = left.map_or(9, |l| l.mode);
-    let mode = c.sym(MODE_T + lm, old.mode as u32)?;
-    if mode as usize > RESERVED {
-        return Err(BcpackError::SymbolRange { what: "BC7 mode", value: mode, max: RESERVED as u32 });
-    }
-    f.mode = mode as usize;
+    // The mode tables' alphabet is 9: modes 0..=7 and reserved.
+    f.mode = c.sym(MODE_T + lm, old.mode as u32) as usize;
     if f.mode == RESERVED {
-        return Ok(());
+        return;
     }
     let info = &MODES[f.mode];
     let same_left = left.filter(|l| l.mode == f.mode);
     if info.partition_bits > 0 {
         let want = match same_left {
             Some(l) if l.partition == old.partition => SAME_PARTITION,
-            _ => old.partition,
+            _ => old.partition + 1,
         };
-        let p = c.sym(PART_T + f.mode, want)?;
+        let p = c.sym(PART_T + f.mode, want);
+        c.check(
+            p == SAME_PARTITION && same_left.is_none(),
+            "a BC7 partition copied from a missing same-mode left block",
+        );
         f.partition = match (p, same_left) {
             (SAME_PARTITION, Some(l)) => l.partition,
-            (p, _) if p < (1 << info.partition_bits) => p,
-            (p, _) => return Err(BcpackError::SymbolRange { what: "BC7 partition", value: p, max: 63 }),
+            (p, _) => p.saturating_sub(1),
         };
     }
     if info.rotation_bits > 0 {
-        let v = c.sym(ROT_T + f.mode - 4, old.rotation | (old.index_select << 2))?;
-        let max = 3 | (((1 << info.index_select_bits) - 1) << 2);
-        if v > max {
-            return Err(BcpackError::SymbolRange { what: "BC7 rotation and index selection", value: v, max });
-        }
+        // The table's alphabet covers exactly the mode's rotation and index-selection bits.
+        let v = c.sym(ROT_T + f.mode - 4, old.rotation | (old.index_select << 2));
         f.rotation = v & 3;
         f.index_select = v >> 2;
     }
-    Ok(())
 }
 
-fn code_endpoints<C: SymCoder>(
-    c: &mut C,
-    old: &Fields,
-    f: &mut Fields,
-    wide: [Option<[u32; 4]>; 3],
-) -> Result<(), BcpackError> {
+fn code_endpoints<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields, wide: [Option<[u32; 4]>; 3]) {
     let info = &MODES[f.mode];
     let mut nb_r = 0u32;
     let mut syms = [[0u32; 4]; 6];
-    for ch in 0..info.channels() {
-        let bits = info.channel_bits(ch);
-        let max = (1u32 << bits) - 1;
-        let class = usize::from(ch == 1 || ch == 2);
-        for k in 0..info.endpoints() {
+    // Endpoint-major (R, G, B, A of endpoint 0, then of endpoint 1, …): the residual-size
+    // context chains each channel to its previous endpoint, and in this order the links of
+    // one chain are separated by independent symbols of the other channels, so the CPU
+    // overlaps them (channel-major order made one long serial chain per channel).
+    for k in 0..info.endpoints() {
+        for ch in 0..info.channels() {
+            let bits = info.channel_bits(ch);
+            let max = (1u32 << bits) - 1;
+            let class = usize::from(ch == 1 || ch == 2);
             let (pred, role) = predict_endpoint(f, k, ch, max, &mut nb_r, || {
                 let at = |n: Option<[u32; 4]>| n.map(|w| (w[ch] * max + 127) / 255);
                 predict3(at(wide[0]), at(wide[1]), at(wide[2]), 1 << (bits - 1))
@@ -133,29 +160,25 @@ fn code_endpoints<C: SymCoder>(
                 _ => 2,
             };
             let table = ((f.mode * 2 + class) * 3 + role) * 3 + calm;
-            let sym = c.sym(table, fold(old.ep[k][ch], pred, bits))?;
+            let sym = c.sym(table, fold(old.ep[k][ch], pred, bits));
             syms[k][ch] = sym;
-            if sym > max {
-                return Err(BcpackError::SymbolRange { what: "BC7 endpoint residual", value: sym, max });
-            }
+            // Only R of modes 4 and 5 is narrower than its table (shared with A).
+            c.check(sym > max, "a BC7 endpoint residual wider than its channel");
             f.ep[k][ch] = unfold(sym, pred, bits);
         }
     }
     let n = info.pbit_count();
     if n > 0 {
         let want = (0..n).fold(0, |acc, p| acc | (old.pbits[p] << p));
-        let v = c.sym(PBIT_T + f.mode, want)?;
-        if v >> n != 0 {
-            return Err(BcpackError::SymbolRange { what: "BC7 p-bits", value: v, max: (1 << n) - 1 });
-        }
+        let v = c.sym(PBIT_T + f.mode, want);
         for p in 0..n {
             f.pbits[p] = (v >> p) & 1;
         }
     }
-    Ok(())
 }
 
 /// Which texels have a same-subset left, upper and upper-left texel (bit t = texel t).
+#[derive(Debug, Clone, Copy)]
 struct NbMasks {
     left: u16,
     up: u16,
@@ -202,11 +225,22 @@ fn predict_index(m: &NbMasks, group: usize, t: usize, v: &[u32; 16]) -> Option<u
     }
 }
 
-fn code_indices<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields) -> Result<(), BcpackError> {
+/// The masks of every shape, `(subsets − 1) · 64 + partition`, built once per model rather
+/// than once per block.
+fn all_masks() -> Vec<NbMasks> {
+    (0..3 * 64)
+        .map(|i| {
+            let info = MODES.iter().find(|m| m.subsets == i / 64 + 1).unwrap_or(&MODES[6]);
+            NbMasks::new(subset_map(info, i % 64))
+        })
+        .collect()
+}
+
+fn code_indices<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields, masks: &[NbMasks]) {
     let info = &MODES[f.mode];
-    let map = subset_map(info, f.partition as usize);
     let anchors = anchor_mask(info, f.partition as usize);
-    let nbm = NbMasks::new(map);
+    let shape = (info.subsets - 1) * 64 + (f.partition as usize & 63);
+    let Some(&nbm) = masks.get(shape) else { return };
     for set in 0..2 {
         let bits = if set == 0 { info.index_bits } else { info.index2_bits };
         if bits == 0 {
@@ -228,7 +262,10 @@ fn code_indices<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields) -> Result<
                     want |= d << (bits as usize * k);
                 }
             }
-            let with = (t0..t0 + group).filter(|&t| pred(t, dst).is_some()).count();
+            // Texels with a prediction: those with an upper (rows of 4) or a left or upper
+            // (pairs) same-subset neighbour.
+            let has = if group == 4 { nbm.up } else { nbm.left | nbm.up };
+            let with = ((has >> t0) & ((1 << group) - 1)).count_ones() as usize;
             let table = base
                 + if with == 0 {
                     0
@@ -237,42 +274,31 @@ fn code_indices<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields) -> Result<
                 } else {
                     2
                 };
-            let sym = c.sym(table, want)?;
-            if sym >> (bits as usize * group) != 0 {
-                return Err(BcpackError::SymbolRange {
-                    what: "BC7 index group",
-                    value: sym,
-                    max: (1 << (bits * group as u32)) - 1,
-                });
-            }
+            // The tables' alphabets are exactly `group` indices of `bits` bits.
+            let sym = c.sym(table, want);
             for k in 0..group {
                 let t = t0 + k;
                 let d = (sym >> (bits as usize * k)) & mask;
                 let v = pred(t, dst).map_or(d, |p| (d + p) & mask);
                 let anchor = if set == 0 { (anchors >> t) & 1 == 1 } else { t == 0 };
-                if anchor && v >> (bits - 1) != 0 {
-                    return Err(BcpackError::SymbolRange { what: "BC7 anchor index", value: v, max: mask >> 1 });
-                }
+                c.check(anchor && v >> (bits - 1) != 0, "a BC7 anchor index with its implied-zero bit set");
                 dst[t] = v;
             }
         }
     }
-    Ok(())
 }
 
 impl FastModel for Bc7 {
     const BLOCK_BYTES: usize = 16;
     /// 0: kinds + mode/partition/rotation/index selection, 1: endpoints, p-bits and reserved
     /// blocks, 2: indices.
-    const TABLES: &'static [usize] = &[HEAD_TABLES, BODY_TABLES, IDX_TABLES];
+    const STREAMS: usize = 3;
 
-    fn code<C: SymCoder>(
-        &mut self,
-        c: &mut [C; MAX_STREAMS],
-        cur: &mut [u8],
-        nb: &Nb,
-        at: Pos,
-    ) -> Result<(), BcpackError> {
+    fn limits(stream: usize) -> Vec<usize> {
+        [head_limits, body_limits, idx_limits][stream]()
+    }
+
+    fn code<C: SymCoder>(&mut self, c: &mut [C; MAX_STREAMS], cur: &mut [u8], nb: &Nb, at: Pos) {
         let [ch, ce, ci, _] = c;
         let old = if C::DECODING { Fields::default() } else { parse(cur) };
         let me = self.slot(at, at.index);
@@ -282,20 +308,19 @@ impl FastModel for Bc7 {
         let left = slots[0].map(|s| &self.rows[s].f);
         let wide = slots.map(|s| s.and_then(|s| self.rows[s].wide));
         let mut f = Fields::default();
-        code_header(ch, &old, &mut f, left)?;
+        code_header(ch, &old, &mut f, left);
         if f.mode == RESERVED {
             cur[0] = 0;
             for b in cur[1..].iter_mut() {
-                *b = ce.sym(RESERVED_T, u32::from(*b))? as u8;
+                *b = ce.sym(RESERVED_T, u32::from(*b)) as u8;
             }
             self.rows[me] = Cached::new(parse(cur));
-            return Ok(());
+            return;
         }
-        code_endpoints(ce, &old, &mut f, wide)?;
-        code_indices(ci, &old, &mut f)?;
+        code_endpoints(ce, &old, &mut f, wide);
+        code_indices(ci, &old, &mut f, &self.masks);
         pack(&f, cur);
         self.rows[me] = Cached::new(f);
-        Ok(())
     }
 
     fn copied(&mut self, at: Pos, from: usize) {
