@@ -69,6 +69,12 @@ impl TileGrid {
 
     /// As [`TextureDesc::tile_from_index`], from the precomputed offsets (one division).
     pub fn tile_from_index(&self, index: u32) -> TileCoord {
+        debug_assert!(
+            self.mips[..self.first_packed_mip.min(16) as usize]
+                .last()
+                .is_some_and(|&(offset, x, y)| index < offset.saturating_add(x * y)),
+            "tile index {index} is past the standard tiles"
+        );
         let standard = &self.mips[..self.first_packed_mip.min(16) as usize];
         match standard.iter().rposition(|&(offset, _, _)| offset <= index) {
             Some(mip) => {

@@ -80,17 +80,9 @@ impl ReadRegions {
 #[cfg(test)]
 mod tests {
     use super::super::super::{Filter, Lod53, SamplerDesc};
+    use super::super::regions::tests::filter_of;
     use super::*;
     use proptest::prelude::*;
-
-    fn filter_of(kind: u32, max_aniso: u32) -> Filter {
-        match kind {
-            0 => Filter::Point,
-            1 => Filter::Bilinear,
-            2 => Filter::Trilinear,
-            _ => Filter::Anisotropic { max_aniso },
-        }
-    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4000))]

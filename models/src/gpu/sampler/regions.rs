@@ -426,4 +426,4 @@ impl FeedbackLayout {
 
 #[cfg(test)]
 #[path = "regions_tests.rs"]
-mod tests;
+pub(super) mod tests;

@@ -4,7 +4,8 @@ use super::super::super::{MinMipMap, SamplerDesc, SmallTailPolicy};
 use super::*;
 use proptest::prelude::*;
 
-fn filter_of(kind: u32, max_aniso: u32) -> Filter {
+/// The filter a proptest's `kind` in 0..5 names (4 and up: anisotropic).
+pub(in crate::gpu::sampler) fn filter_of(kind: u32, max_aniso: u32) -> Filter {
     match kind {
         0 => Filter::Point,
         1 => Filter::Bilinear,
