@@ -2,7 +2,7 @@
 //! the engine, NVMe, DirectStorage and MDU): its first 2 simulated seconds on all cores,
 //! and the whole recorded 60 s path on one core in timing-only mode (the measure:
 //! ten runs of about 6 s each, flat sampling), the shipped defaults (full mode, footprint
-//! feedback) on one core, and the loaded city-flythrough.ron on all cores.
+//! feedback) on one core, and the loaded city-flythrough.ron and intel-demo.ron on all cores.
 //! Criterion's "elem/s" here is simulated seconds per wall-clock second.
 //! Run: cargo bench --features bench --bench stream
 
@@ -54,21 +54,24 @@ fn sample_grid(c: &mut Criterion) {
     group.finish();
 }
 
-/// The loaded scenario: city-flythrough.ron (1000 4K texture sets, a coaster path through
-/// the grid), its first 2 simulated seconds on all cores.
-fn city_flythrough(c: &mut Criterion) {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/stream/city-flythrough.ron");
-    let overrides: Vec<Override> = ["duration=2s"].iter().map(|s| s.parse().unwrap()).collect();
-    let scenario = Scenario::load(&file, &overrides).expect("city-flythrough.ron loads");
+/// The loaded scenarios, their first 2 simulated seconds on all cores: city-flythrough.ron
+/// (1000 4K texture sets, a coaster path through the grid) and intel-demo.ron (1000
+/// spheres with 16K sets, the paint-mixer path).
+fn loaded_scenarios(c: &mut Criterion) {
     let mut group = c.benchmark_group("stream");
     group.sample_size(10);
     group.sampling_mode(SamplingMode::Flat);
     group.throughput(Throughput::Elements(2));
-    group.bench_function("city-flythrough, 2 s simulated, all cores", |b| {
-        b.iter(|| run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {}).expect("runs").stats)
-    });
+    for name in ["city-flythrough", "intel-demo"] {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("scenarios/stream/{name}.ron"));
+        let overrides: Vec<Override> = ["duration=2s"].iter().map(|s| s.parse().unwrap()).collect();
+        let scenario = Scenario::load(&file, &overrides).expect("the shipped scenario loads");
+        group.bench_function(format!("{name}, 2 s simulated, all cores"), |b| {
+            b.iter(|| run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {}).expect("runs").stats)
+        });
+    }
     group.finish();
 }
 
-criterion_group!(benches, sample_grid, city_flythrough);
+criterion_group!(benches, sample_grid, loaded_scenarios);
 criterion_main!(benches);
