@@ -401,6 +401,7 @@ fn footprint(filter: Filter, probes: &Probes, lod: f64, dims: (u32, u32, u32)) -
     Footprint::from_taps(taps)
 }
 
+mod axis_runs;
 mod probes;
 mod read_regions;
 mod regions;
