@@ -22,7 +22,7 @@ impl IoPath {
         for (i, (request, _)) in requests.iter().enumerate() {
             request.validate().map_err(|e| (i, e))?;
             let from_file = matches!(request.source, Source::File { .. });
-            for piece in request.split(self.max_io) {
+            for piece in request.pieces(self.max_io) {
                 let needed = Bytes(staging_need(from_file, &piece));
                 if needed > self.staging.capacity() {
                     return Err((i, RequestError::StagingTooSmall { needed, capacity: self.staging.capacity() }));
@@ -38,7 +38,7 @@ impl IoPath {
     }
 
     fn queue_request(&mut self, now: Time, request: Request, tag: u64, batch_start: usize) {
-        let pieces = request.split(self.max_io);
+        let pieces = request.pieces(self.max_io);
         let id = self.requests.insert(RequestState {
             tag,
             enqueued: now,

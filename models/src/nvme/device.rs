@@ -149,6 +149,9 @@ pub struct NvmeDevice {
     transfers: Vec<Transfer>,
     record_transfers: bool,
     throttle: Option<ThrottleCycle>,
+    /// [`Self::earliest_event`] as of the last change of state: the owner asks for it
+    /// several times per event, and it only changes when the device does.
+    next_event: Option<Time>,
 }
 
 /// How often a throttle's forced stall recurs: far below the guarantee window, so every
@@ -189,6 +192,7 @@ impl NvmeDevice {
             transfers: Vec::new(),
             record_transfers: true,
             throttle: None,
+            next_event: next_stall.map(|(start, _)| start),
         })
     }
 
@@ -311,6 +315,7 @@ impl NvmeDevice {
             stall,
             next: Some(throttle.at).filter(|_| stall.0 > 0),
         });
+        self.next_event = self.earliest_event();
     }
 
     fn next_throttle(&self) -> Option<Time> {
@@ -370,6 +375,21 @@ impl NvmeDevice {
     pub fn delivered(&self) -> u64 {
         self.delivered
     }
+
+    /// When the device changes state next: a completion, a stall's end, the head IO's
+    /// phase end, the next stall or throttle stall.
+    fn earliest_event(&self) -> Option<Time> {
+        // Pairwise rather than through an array iterator: the array's stack round trip
+        // showed in profiles.
+        let earliest = |a: Option<Time>, b: Option<Time>| match (a, b) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let next = earliest(self.completions.front().map(|c| c.time), self.stall_until);
+        let next = earliest(next, self.phase_end());
+        let next = earliest(next, self.next_stall.map(|(start, _)| start));
+        earliest(next, self.next_throttle())
+    }
 }
 
 impl NvmeModel for NvmeDevice {
@@ -405,6 +425,7 @@ impl NvmeModel for NvmeDevice {
         if self.queue.len() == 1 && self.stall_until.is_none() {
             self.segment_start = Some(now);
         }
+        self.next_event = self.earliest_event();
     }
 
     fn set_backlog(&mut self, now: Time, waiting: bool) {
@@ -418,20 +439,11 @@ impl NvmeModel for NvmeDevice {
     }
 
     fn next_event(&self) -> Option<Time> {
-        // Pairwise rather than through an array iterator: this runs several times per event
-        // and the array's stack round trip showed in profiles.
-        let earliest = |a: Option<Time>, b: Option<Time>| match (a, b) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        let next = earliest(self.completions.front().map(|c| c.time), self.stall_until);
-        let next = earliest(next, self.phase_end());
-        let next = earliest(next, self.next_stall.map(|(start, _)| start));
-        earliest(next, self.next_throttle())
+        self.next_event
     }
 
     fn advance(&mut self, until: Time, done: &mut Vec<IoDone>) {
-        while let Some(t) = self.next_event().filter(|&t| t <= until) {
+        while let Some(t) = self.next_event.filter(|&t| t <= until) {
             self.now = t;
             if self.completions.front().is_some_and(|c| c.time == t) {
                 let c = self.completions.pop_front().expect("checked");
@@ -450,6 +462,7 @@ impl NvmeModel for NvmeDevice {
             } else {
                 self.start_stall(t);
             }
+            self.next_event = self.earliest_event();
         }
         self.now = self.now.max(until);
     }

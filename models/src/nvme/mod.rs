@@ -17,7 +17,7 @@ pub use config::{NvmeConfig, StallProfile};
 pub use device::{DeviceStats, IoDone, IoStatus, NvmeDevice, Transfer, THROTTLE_PERIOD};
 pub use model::{build_model, NvmeModel};
 pub use request::{
-    Piece, Request, RequestError, RequestOptions, Source, SwizzleMode, BCPACK_MODE_MAX, MAX_REQUEST_BYTES,
+    Piece, Pieces, Request, RequestError, RequestOptions, Source, SwizzleMode, BCPACK_MODE_MAX, MAX_REQUEST_BYTES,
     MAX_ZLIB_OUTPUT, STREAM_ALIGNMENT,
 };
 pub use staging::StagingBuffer;

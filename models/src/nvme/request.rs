@@ -292,38 +292,80 @@ impl Request {
     /// own job; the destination is shared out in proportion to the source bytes so that the
     /// pieces' sizes sum exactly to the request's.
     pub fn split(&self, max_io: Bytes) -> Vec<Piece> {
+        self.pieces(max_io).collect()
+    }
+
+    /// The pieces of [`split`](Self::split), one at a time, without allocating (the IO
+    /// path splits every request it queues).
+    pub fn pieces(&self, max_io: Bytes) -> Pieces {
         let max_io = max_io.0.max(1);
-        let count = self.source_size.0.div_ceil(max_io).max(1);
-        let mut pieces = Vec::with_capacity(count as usize);
-        let mut src_done = 0u64;
-        let mut dst_done = 0u64;
-        let mut mid_done = 0u64;
-        let share = |total: Bytes, src_end: u64, last: bool| {
-            if last {
-                total.0
-            } else {
-                (u128::from(total.0) * u128::from(src_end) / u128::from(self.source_size.0)) as u64
-            }
-        };
-        for index in 0..count {
-            let src_end = (src_done + max_io).min(self.source_size.0);
-            let last = index + 1 == count;
-            let dst_end = share(self.destination_size, src_end, last);
-            let mid_end = share(self.intermediate_size, src_end, last);
-            pieces.push(Piece {
-                index: index as u32,
-                source_offset: src_done,
-                source_bytes: Bytes(src_end - src_done),
-                intermediate_bytes: Bytes(mid_end - mid_done),
-                destination_bytes: Bytes(dst_end - dst_done),
-            });
-            src_done = src_end;
-            dst_done = dst_end;
-            mid_done = mid_end;
+        Pieces {
+            request: *self,
+            max_io,
+            count: self.source_size.0.div_ceil(max_io).max(1),
+            index: 0,
+            src_done: 0,
+            dst_done: 0,
+            mid_done: 0,
         }
-        pieces
     }
 }
+
+/// The pieces of one request, in order ([`Request::pieces`]).
+#[derive(Debug, Clone)]
+pub struct Pieces {
+    request: Request,
+    max_io: u64,
+    count: u64,
+    index: u64,
+    src_done: u64,
+    dst_done: u64,
+    mid_done: u64,
+}
+
+impl Pieces {
+    /// `total`'s share up to source byte `src_end`; the last piece takes the remainder.
+    fn share(&self, total: Bytes, src_end: u64, last: bool) -> u64 {
+        if last {
+            total.0
+        } else {
+            (u128::from(total.0) * u128::from(src_end) / u128::from(self.request.source_size.0)) as u64
+        }
+    }
+}
+
+impl Iterator for Pieces {
+    type Item = Piece;
+
+    fn next(&mut self) -> Option<Piece> {
+        if self.index == self.count {
+            return None;
+        }
+        let src_end = (self.src_done + self.max_io).min(self.request.source_size.0);
+        let last = self.index + 1 == self.count;
+        let dst_end = self.share(self.request.destination_size, src_end, last);
+        let mid_end = self.share(self.request.intermediate_size, src_end, last);
+        let piece = Piece {
+            index: self.index as u32,
+            source_offset: self.src_done,
+            source_bytes: Bytes(src_end - self.src_done),
+            intermediate_bytes: Bytes(mid_end - self.mid_done),
+            destination_bytes: Bytes(dst_end - self.dst_done),
+        };
+        self.index += 1;
+        self.src_done = src_end;
+        self.dst_done = dst_end;
+        self.mid_done = mid_end;
+        Some(piece)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = (self.count - self.index) as usize;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for Pieces {}
 
 /// One IO of a split request and the MDU job it becomes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
