@@ -98,6 +98,12 @@ pub struct IoPath {
     /// Whether the scenario injects faults: only then are fault stats reported, so runs
     /// without faults keep their stats exactly.
     report_faults: bool,
+    /// Staging space, a drive slot or the waiting list changed since the last
+    /// [`pump`](Self::pump): only then can a waiting IO move (most events change neither).
+    pump_due: bool,
+    /// [`next_wake`](Self::next_wake), refreshed whenever the path changes the drive or
+    /// the MDU (the owner asks after every event).
+    wake: Option<Time>,
 }
 
 impl IoPath {
@@ -215,7 +221,7 @@ impl IoPath {
                 format!("{staging} is smaller than one IO (max_io = {max_io}); expected ≥ max_io"),
             ));
         }
-        Ok(IoPath {
+        let mut path = IoPath {
             device,
             mdu,
             staging: StagingBuffer::new(staging),
@@ -233,7 +239,12 @@ impl IoPath {
             merged_reads: 0,
             by_status: [0; 4],
             report_faults: false,
-        })
+            pump_due: false,
+            wake: None,
+        };
+        // A drive may have an event before any IO (its first stall).
+        path.refresh_wake();
+        Ok(path)
     }
 
     /// The drive's counters so far.

@@ -10,10 +10,16 @@ impl IoPath {
     /// When the drive or the MDU changes state next; the owner calls
     /// [`process`](Self::process) at that time. `None`: nothing is in flight.
     pub fn next_wake(&self) -> Option<Time> {
-        match (self.device.next_event(), self.mdu.next_event()) {
+        self.wake
+    }
+
+    /// The drive's and the MDU's next event, asked of them (after any change of state).
+    pub(super) fn refresh_wake(&mut self) -> Option<Time> {
+        self.wake = match (self.device.next_event(), self.mdu.next_event()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
-        }
+        };
+        self.wake
     }
 
     /// Handles everything due at `now`; completed requests are appended to `out`. `now`
@@ -23,13 +29,18 @@ impl IoPath {
             // Buffers are taken and put back to keep their capacity across calls.
             let mut jobs = std::mem::take(&mut self.jobs_done);
             self.mdu.advance(now, &mut jobs);
+            self.pump_due |= !jobs.is_empty();
             for done in jobs.drain(..) {
                 self.job_log.push(done);
                 self.finish_piece(done.id as u32, done.end);
             }
             self.jobs_done = jobs;
             let mut ios = std::mem::take(&mut self.io_done);
+            let could_accept = self.device.can_accept();
             self.device.advance(now, &mut ios);
+            // A finished IO frees staging (when it failed) and a queue slot — which a drive
+            // model may also free without reporting the IO yet (a delayed fault report).
+            self.pump_due |= !ios.is_empty() || self.device.can_accept() != could_accept;
             for done in ios.drain(..) {
                 let mut pid = done.id as u32;
                 while pid != NO_PIECE {
@@ -50,8 +61,10 @@ impl IoPath {
                 }
             }
             self.io_done = ios;
-            self.pump(now);
-            if self.next_wake().is_none_or(|t| t > now) {
+            if self.pump_due {
+                self.pump(now);
+            }
+            if self.refresh_wake().is_none_or(|t| t > now) {
                 break;
             }
         }

@@ -34,6 +34,7 @@ impl IoPath {
             self.queue_request(now, request, tag, batch_start);
         }
         self.pump(now);
+        self.refresh_wake();
         Ok(())
     }
 
@@ -116,11 +117,13 @@ impl IoPath {
     pub fn set_staging(&mut self, now: Time, size: Bytes) {
         self.staging.resize(size);
         self.pump(now);
+        self.refresh_wake();
     }
 
     /// Moves waiting IOs into the device while staging space and a queue slot are free,
     /// and memory jobs to the MDU while their intermediate's staging space is.
     pub(super) fn pump(&mut self, now: Time) {
+        self.pump_due = false;
         while let Some(&pid) = self.waiting_memory.front() {
             let piece = *self.pieces.get_mut(pid);
             if !self.staging.try_alloc(Bytes(piece.staging)) {

@@ -80,6 +80,9 @@ pub struct Mdu {
     stats: Vec<UnitStats>,
     /// When the last unit stops taking jobs (`hardware.faults.mdu_unit_lost_at`).
     lost_at: Option<Time>,
+    /// The earliest running job's end, kept as jobs start and end (asked several times
+    /// per event by the owner).
+    next_end: Option<Time>,
 }
 
 impl Mdu {
@@ -92,6 +95,7 @@ impl Mdu {
             running: vec![None; cfg.units as usize],
             stats: vec![UnitStats::default(); cfg.units as usize],
             lost_at: None,
+            next_end: None,
         })
     }
 
@@ -136,8 +140,13 @@ impl Mdu {
                 };
                 let end = now + self.service_time(&job);
                 self.running[unit] = Some((job, now, end));
+                self.next_end = Some(self.next_end.map_or(end, |t| t.min(end)));
             }
         }
+    }
+
+    fn earliest_end(&self) -> Option<Time> {
+        self.running.iter().flatten().map(|&(_, _, end)| end).min()
     }
 }
 
@@ -148,11 +157,11 @@ impl MduModel for Mdu {
     }
 
     fn next_event(&self) -> Option<Time> {
-        self.running.iter().flatten().map(|&(_, _, end)| end).min()
+        self.next_end
     }
 
     fn advance(&mut self, until: Time, done: &mut Vec<JobDone>) {
-        while let Some(t) = self.next_event().filter(|&t| t <= until) {
+        while let Some(t) = self.next_end.filter(|&t| t <= until) {
             for unit in 0..self.running.len() {
                 if let Some((job, start, end)) = self.running[unit] {
                     if end == t {
@@ -173,6 +182,7 @@ impl MduModel for Mdu {
                     }
                 }
             }
+            self.next_end = self.earliest_end();
             self.dispatch(t);
         }
     }

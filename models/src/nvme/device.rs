@@ -94,6 +94,10 @@ impl ActiveIo {
     /// Bytes moved once `transfer_total − transfer_left` of transfer time has elapsed.
     fn bytes_done(&self) -> u64 {
         let elapsed = (self.transfer_total - self.transfer_left).0;
+        if elapsed == 0 {
+            // An IO that was never paused: the common case, without the 128-bit division.
+            return 0;
+        }
         (u128::from(self.bytes) * u128::from(elapsed) / u128::from(self.transfer_total.0.max(1))) as u64
     }
 }

@@ -299,10 +299,13 @@ impl Request {
     /// path splits every request it queues).
     pub fn pieces(&self, max_io: Bytes) -> Pieces {
         let max_io = max_io.0.max(1);
+        let count = if self.source_size.0 <= max_io { 1 } else { self.source_size.0.div_ceil(max_io) };
         Pieces {
-            request: *self,
+            source: self.source_size.0,
+            intermediate: self.intermediate_size.0,
+            destination: self.destination_size.0,
             max_io,
-            count: self.source_size.0.div_ceil(max_io).max(1),
+            count,
             index: 0,
             src_done: 0,
             dst_done: 0,
@@ -314,7 +317,9 @@ impl Request {
 /// The pieces of one request, in order ([`Request::pieces`]).
 #[derive(Debug, Clone)]
 pub struct Pieces {
-    request: Request,
+    source: u64,
+    intermediate: u64,
+    destination: u64,
     max_io: u64,
     count: u64,
     index: u64,
@@ -325,11 +330,11 @@ pub struct Pieces {
 
 impl Pieces {
     /// `total`'s share up to source byte `src_end`; the last piece takes the remainder.
-    fn share(&self, total: Bytes, src_end: u64, last: bool) -> u64 {
+    fn share(&self, total: u64, src_end: u64, last: bool) -> u64 {
         if last {
-            total.0
+            total
         } else {
-            (u128::from(total.0) * u128::from(src_end) / u128::from(self.request.source_size.0)) as u64
+            (u128::from(total) * u128::from(src_end) / u128::from(self.source)) as u64
         }
     }
 }
@@ -341,10 +346,10 @@ impl Iterator for Pieces {
         if self.index == self.count {
             return None;
         }
-        let src_end = (self.src_done + self.max_io).min(self.request.source_size.0);
+        let src_end = (self.src_done + self.max_io).min(self.source);
         let last = self.index + 1 == self.count;
-        let dst_end = self.share(self.request.destination_size, src_end, last);
-        let mid_end = self.share(self.request.intermediate_size, src_end, last);
+        let dst_end = self.share(self.destination, src_end, last);
+        let mid_end = self.share(self.intermediate, src_end, last);
         let piece = Piece {
             index: self.index as u32,
             source_offset: self.src_done,

@@ -19,9 +19,12 @@ fn interpolate(a: &Point, b: &Point, t: Time) -> u64 {
     if b.t == a.t {
         return b.d;
     }
-    let span = u128::from((b.t - a.t).0);
-    let offset = u128::from((t - a.t).0);
-    a.d + (u128::from(b.d - a.d) * offset / span) as u64
+    let (span, offset, rise) = ((b.t - a.t).0, (t - a.t).0, b.d - a.d);
+    // A 64-bit division when the product fits (most breakpoints are an IO apart).
+    if let Some(product) = rise.checked_mul(offset) {
+        return a.d + product / span;
+    }
+    a.d + (u128::from(rise) * u128::from(offset) / u128::from(span)) as u64
 }
 
 /// Least and most bytes delivered in any full window that lies inside a busy period.
@@ -30,6 +33,9 @@ pub struct WindowTracker {
     window: Time,
     busy_since: Option<Time>,
     points: VecDeque<Point>,
+    /// `points.partition_point(|p| p.t <= t − window)` as of the last breakpoint: window
+    /// starts only move forward, so the search resumes from here instead of bisecting.
+    start_cursor: usize,
     min: Option<u64>,
     max: Option<u64>,
     full_windows_seen: bool,
@@ -46,6 +52,7 @@ impl WindowTracker {
             window,
             busy_since: None,
             points: VecDeque::new(),
+            start_cursor: 0,
             min: None,
             max: None,
             full_windows_seen: false,
@@ -82,6 +89,7 @@ impl WindowTracker {
         if self.busy_since.is_none() {
             self.busy_since = Some(t);
             self.points.clear();
+            self.start_cursor = 0;
             self.points.push_back(Point { t, d: delivered, evaluated: false });
         }
     }
@@ -114,7 +122,11 @@ impl WindowTracker {
         // The window that ends at this breakpoint.
         if t >= busy_since + w {
             let start = t - w;
-            let idx = self.points.partition_point(|p| p.t <= start);
+            let mut idx = self.start_cursor;
+            while idx < self.points.len() && self.points[idx].t <= start {
+                idx += 1;
+            }
+            self.start_cursor = idx;
             let d_start = if idx == self.points.len() {
                 interpolate(&last, &new, start)
             } else {
@@ -125,6 +137,7 @@ impl WindowTracker {
         self.points.push_back(new);
         while self.points.len() >= 2 && self.points[1].t + w <= t {
             self.points.pop_front();
+            self.start_cursor = self.start_cursor.saturating_sub(1);
         }
     }
 
@@ -134,6 +147,7 @@ impl WindowTracker {
         self.below = false;
         self.busy_since = None;
         self.points.clear();
+        self.start_cursor = 0;
     }
 
     /// Least bytes delivered in any full window so far (`None`: no full window yet).
@@ -171,6 +185,50 @@ mod tests {
         w.busy_end(Time(500), 4600);
         assert_eq!(w.min(), Some(Bytes(600)));
         assert_eq!(w.max(), Some(Bytes(1000)));
+    }
+
+    /// Least and most over every full window of one busy period, by brute force: D is
+    /// piecewise linear, so the extremes lie where a window starts or ends at a breakpoint.
+    fn brute_force(points: &[(u64, u64)], w: u64) -> Option<(u64, u64)> {
+        let at = |t: u64| -> u64 {
+            let i = points.partition_point(|p| p.0 <= t);
+            if i == points.len() {
+                return points[i - 1].1;
+            }
+            let (a, b) = (points[i - 1], points[i]);
+            interpolate(
+                &Point { t: Time(a.0), d: a.1, evaluated: false },
+                &Point { t: Time(b.0), d: b.1, evaluated: false },
+                Time(t),
+            )
+        };
+        let (first, last) = (points[0].0, points[points.len() - 1].0);
+        let starts = points.iter().map(|p| p.0).chain(points.iter().filter_map(|p| p.0.checked_sub(w)));
+        let values: Vec<u64> = starts.filter(|&s| s >= first && s + w <= last).map(|s| at(s + w) - at(s)).collect();
+        Some((*values.iter().min()?, *values.iter().max()?))
+    }
+
+    #[test]
+    fn online_windows_equal_the_brute_force_extremes() {
+        use proptest::prelude::*;
+        // D(t) is continuous: breakpoints strictly later, bytes never fewer.
+        let steps = proptest::collection::vec((1u64..40, 0u64..1000), 1..120);
+        proptest!(ProptestConfig::with_cases(2000), |(w in 1u64..200, steps in steps)| {
+            let mut points = vec![(0u64, 0u64)];
+            for (dt, dd) in steps {
+                let &(t, d) = points.last().expect("a first point");
+                points.push((t + dt, d + dd));
+            }
+            let mut tracker = WindowTracker::new(Time(w));
+            tracker.busy_start(Time(0), 0);
+            for &(t, d) in &points[1..points.len() - 1] {
+                tracker.point(Time(t), d);
+            }
+            let &(t, d) = points.last().expect("a last point");
+            tracker.busy_end(Time(t), d);
+            let online = tracker.min().zip(tracker.max()).map(|(a, b)| (a.0, b.0));
+            prop_assert_eq!(online, brute_force(&points, w));
+        });
     }
 
     #[test]
