@@ -104,6 +104,9 @@ pub struct IoPath {
     /// [`next_wake`](Self::next_wake), refreshed whenever the path changes the drive or
     /// the MDU (the owner asks after every event).
     wake: Option<Time>,
+    /// The drive's and the MDU's next events as of the last refresh of `wake`.
+    device_next: Option<Time>,
+    mdu_next: Option<Time>,
 }
 
 impl IoPath {
@@ -241,6 +244,8 @@ impl IoPath {
             report_faults: false,
             pump_due: false,
             wake: None,
+            device_next: None,
+            mdu_next: None,
         };
         // A drive may have an event before any IO (its first stall).
         path.refresh_wake();

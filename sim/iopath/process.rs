@@ -15,7 +15,8 @@ impl IoPath {
 
     /// The drive's and the MDU's next event, asked of them (after any change of state).
     pub(super) fn refresh_wake(&mut self) -> Option<Time> {
-        self.wake = match (self.device.next_event(), self.mdu.next_event()) {
+        (self.device_next, self.mdu_next) = (self.device.next_event(), self.mdu.next_event());
+        self.wake = match (self.device_next, self.mdu_next) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
@@ -26,41 +27,14 @@ impl IoPath {
     /// never decreases from one call to the next.
     pub fn process(&mut self, now: Time, out: &mut Vec<Completed>) {
         loop {
-            // Buffers are taken and put back to keep their capacity across calls.
-            let mut jobs = std::mem::take(&mut self.jobs_done);
-            self.mdu.advance(now, &mut jobs);
-            self.pump_due |= !jobs.is_empty();
-            for done in jobs.drain(..) {
-                self.job_log.push(done);
-                self.finish_piece(done.id as u32, done.end);
+            // A model is advanced only when it has something due: most events are one
+            // model's, and the other's call would do nothing.
+            if self.mdu_next.is_some_and(|t| t <= now) {
+                self.advance_mdu(now);
             }
-            self.jobs_done = jobs;
-            let mut ios = std::mem::take(&mut self.io_done);
-            let could_accept = self.device.can_accept();
-            self.device.advance(now, &mut ios);
-            // A finished IO frees staging (when it failed) and a queue slot — which a drive
-            // model may also free without reporting the IO yet (a delayed fault report).
-            self.pump_due |= !ios.is_empty() || self.device.can_accept() != could_accept;
-            for done in ios.drain(..) {
-                let mut pid = done.id as u32;
-                while pid != NO_PIECE {
-                    let piece = *self.pieces.get_mut(pid);
-                    let req = self.requests.get_mut(piece.request);
-                    req.read = req.read.max(done.time);
-                    if req.status == IoStatus::Ok {
-                        req.status = done.status;
-                    }
-                    if done.status.has_data() {
-                        // Corrupt data still runs through the MDU: the fault shows only in
-                        // what comes out.
-                        self.mdu.submit(done.time, piece.job);
-                    } else {
-                        self.finish_piece(pid, done.time);
-                    }
-                    pid = piece.next_in_io;
-                }
+            if self.device_next.is_some_and(|t| t <= now) {
+                self.advance_device(now);
             }
-            self.io_done = ios;
             if self.pump_due {
                 self.pump(now);
             }
@@ -69,6 +43,49 @@ impl IoPath {
             }
         }
         out.append(&mut self.completed);
+    }
+
+    /// Finished jobs' pieces done with.
+    fn advance_mdu(&mut self, now: Time) {
+        // Buffers are taken and put back to keep their capacity across calls.
+        let mut jobs = std::mem::take(&mut self.jobs_done);
+        self.mdu.advance(now, &mut jobs);
+        self.pump_due |= !jobs.is_empty();
+        for done in jobs.drain(..) {
+            self.job_log.push(done);
+            self.finish_piece(done.id as u32, done.end);
+        }
+        self.jobs_done = jobs;
+    }
+
+    /// Finished IOs' pieces to the MDU (or, without data, done with).
+    fn advance_device(&mut self, now: Time) {
+        let mut ios = std::mem::take(&mut self.io_done);
+        let could_accept = self.device.can_accept();
+        self.device.advance(now, &mut ios);
+        // A finished IO frees staging (when it failed) and a queue slot — which a drive
+        // model may also free without reporting the IO yet (a delayed fault report).
+        self.pump_due |= !ios.is_empty() || self.device.can_accept() != could_accept;
+        for done in ios.drain(..) {
+            let mut pid = done.id as u32;
+            while pid != NO_PIECE {
+                let piece = *self.pieces.get_mut(pid);
+                let req = self.requests.get_mut(piece.request);
+                req.read = req.read.max(done.time);
+                if req.status == IoStatus::Ok {
+                    req.status = done.status;
+                }
+                if done.status.has_data() {
+                    // Corrupt data still runs through the MDU: the fault shows only in
+                    // what comes out.
+                    self.mdu.submit(done.time, piece.job);
+                } else {
+                    self.finish_piece(pid, done.time);
+                }
+                pid = piece.next_in_io;
+            }
+        }
+        self.io_done = ios;
     }
 
     /// Piece `pid` is done with at `end` (its job ended, or its IO failed).
