@@ -6,6 +6,7 @@ use crate::iopath::{Completed, IoPath};
 use crate::kernel::Kernel;
 use crate::scenario::Scenario;
 use crate::stats::{Bins, Latencies, StatSet, LATENCY_POINTS};
+use crate::workload::throughput_bins::ThroughputBins;
 use crate::workload::title::Title;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -228,45 +229,8 @@ enum Event {
 
 const FINE_BIN: Time = Time::from_ms(10);
 
-/// Events between drains of the path's transfer and job logs into [`ThroughputBins`].
+/// Events between drains of the path's transfer and job logs into the throughput bins.
 const LOG_BATCH: u64 = 256;
-
-/// The drive's and the MDU's bytes per guarantee window and per [`FINE_BIN`].
-struct ThroughputBins {
-    nvme_w: Bins,
-    in_w: Bins,
-    out_w: Bins,
-    nvme_f: Bins,
-    in_f: Bins,
-    out_f: Bins,
-}
-
-impl ThroughputBins {
-    fn new(window: Time) -> Self {
-        ThroughputBins {
-            nvme_w: Bins::new(window),
-            in_w: Bins::new(window),
-            out_w: Bins::new(window),
-            nvme_f: Bins::new(FINE_BIN),
-            in_f: Bins::new(FINE_BIN),
-            out_f: Bins::new(FINE_BIN),
-        }
-    }
-
-    /// Adds the transfers and jobs the path logged since the last drain.
-    fn drain(&mut self, path: &mut IoPath) {
-        for t in path.drain_transfers() {
-            self.nvme_w.add_span(t.start, t.end, t.bytes);
-            self.nvme_f.add_span(t.start, t.end, t.bytes);
-        }
-        for j in path.drain_jobs() {
-            self.in_w.add_span(j.start, j.end, j.input.0);
-            self.out_w.add_span(j.start, j.end, j.output.0);
-            self.in_f.add_span(j.start, j.end, j.input.0);
-            self.out_f.add_span(j.start, j.end, j.output.0);
-        }
-    }
-}
 
 /// Runs the IO workload for the scenario's duration. `progress(now, end)` is called now and
 /// then so a caller can show progress; it never affects results.
@@ -349,7 +313,7 @@ pub(super) fn drive(
 
     let window = scenario.hardware.nvme.window;
     let mut req_w = Bins::new(window);
-    let mut bins = ThroughputBins::new(window);
+    let mut bins = ThroughputBins::new(window, FINE_BIN);
     let mut completed: Vec<Completed> = Vec::new();
     let mut latencies = Latencies::default();
     let (mut dest_done, mut src_done) = (0u64, 0u64);
@@ -413,15 +377,10 @@ pub(super) fn drive(
     progress(end, end);
     bins.drain(&mut path);
     path.finish(end);
-    let ThroughputBins { nvme_w, in_w, out_w, nvme_f, in_f, out_f } = bins;
 
     let window_count = if plan.until_done { end.0.div_ceil(window.0) as usize } else { (end.0 / window.0) as usize };
-    let (nv, mi, mo, rq) = (
-        nvme_w.values(window_count),
-        in_w.values(window_count),
-        out_w.values(window_count),
-        req_w.values(window_count),
-    );
+    let (nv, mi, mo) = bins.windows(window_count);
+    let rq = req_w.values(window_count);
     let windows = (0..window_count)
         .map(|i| WindowRow {
             start: Time(window.0 * i as u64),
@@ -433,7 +392,7 @@ pub(super) fn drive(
         })
         .collect();
     let fine_count = end.0.div_ceil(FINE_BIN.0) as usize;
-    let (fnv, fin, fout) = (nvme_f.values(fine_count), in_f.values(fine_count), out_f.values(fine_count));
+    let (fnv, fin, fout) = bins.fine(fine_count);
     let fine = (0..fine_count).map(|i| (Time(FINE_BIN.0 * i as u64), fnv[i], fin[i], fout[i])).collect();
 
     Ok(Driven { path, end, windows, fine, latencies, dest_done, src_done, events: kernel.processed() })

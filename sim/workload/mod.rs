@@ -11,4 +11,5 @@ pub mod pool;
 pub mod render;
 pub mod stream;
 mod stream_config;
+mod throughput_bins;
 pub mod title;
