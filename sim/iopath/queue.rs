@@ -30,15 +30,24 @@ impl IoPath {
             }
         }
         let batch_start = self.waiting.len();
+        let mut submitted = false;
         for &(request, tag) in requests {
-            self.queue_request(now, request, tag, batch_start);
+            submitted |= self.queue_request(now, request, tag, batch_start);
         }
-        self.pump(now);
-        self.refresh_wake();
+        // Requests queued behind IOs that could not move cannot move either: the pump runs
+        // only when one reached the front of a waiting list (or something freed up).
+        if self.pump_due {
+            self.pump(now);
+            submitted = true;
+        }
+        if submitted {
+            self.refresh_wake();
+        }
         Ok(())
     }
 
-    fn queue_request(&mut self, now: Time, request: Request, tag: u64, batch_start: usize) {
+    /// Queues one request's pieces; true when one went straight to the MDU.
+    fn queue_request(&mut self, now: Time, request: Request, tag: u64, batch_start: usize) -> bool {
         let pieces = request.pieces(self.max_io);
         let id = self.requests.insert(RequestState {
             tag,
@@ -54,6 +63,7 @@ impl IoPath {
             Source::File { offset } => Some(offset),
             Source::Memory => None,
         };
+        let mut submitted = false;
         for piece in pieces {
             let job = Job {
                 id: 0,
@@ -78,13 +88,21 @@ impl IoPath {
                 Some(start) => {
                     if !self.merge_into_last_io(pid, start, batch_start) {
                         self.pieces.get_mut(pid).io_last = pid;
+                        self.pump_due |= self.waiting.is_empty();
                         self.waiting.push_back(pid);
                     }
                 }
-                None if state.staging == 0 => self.mdu.submit(now, Job { id: u64::from(pid), ..job }),
-                None => self.waiting_memory.push_back(pid),
+                None if state.staging == 0 => {
+                    self.mdu.submit(now, Job { id: u64::from(pid), ..job });
+                    submitted = true;
+                }
+                None => {
+                    self.pump_due |= self.waiting_memory.is_empty();
+                    self.waiting_memory.push_back(pid);
+                }
             }
         }
+        submitted
     }
 
     /// Appends file piece `pid` (starting at `start`) to the last waiting IO when that IO
