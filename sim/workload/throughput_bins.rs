@@ -25,7 +25,7 @@ pub(super) type Series = (Vec<u64>, Vec<u64>, Vec<u64>);
 impl ThroughputBins {
     pub(super) fn new(window: Time, fine: Time) -> Self {
         let bins = |width| [Bins::new(width), Bins::new(width), Bins::new(width)];
-        let aligned = window.0 % fine.0 == 0;
+        let aligned = window.0.is_multiple_of(fine.0);
         ThroughputBins { fine: bins(fine), window: (!aligned).then(|| bins(window)), window_width: window }
     }
 
