@@ -257,22 +257,26 @@ impl fmt::Display for Time {
 /// `Time::MAX` simply does not end within the run instead of wrapping to the past.
 impl Add for Time {
     type Output = Time;
+    #[inline]
     fn add(self, rhs: Time) -> Time {
         Time(self.0.saturating_add(rhs.0))
     }
 }
 impl AddAssign for Time {
+    #[inline]
     fn add_assign(&mut self, rhs: Time) {
         *self = *self + rhs;
     }
 }
 impl Sub for Time {
     type Output = Time;
+    #[inline]
     fn sub(self, rhs: Time) -> Time {
         Time(self.0 - rhs.0)
     }
 }
 impl SubAssign for Time {
+    #[inline]
     fn sub_assign(&mut self, rhs: Time) {
         self.0 -= rhs.0;
     }
@@ -351,22 +355,26 @@ impl fmt::Display for Bytes {
 /// Saturates, never wraps (16 EiB is past every cap sfsim checks).
 impl Add for Bytes {
     type Output = Bytes;
+    #[inline]
     fn add(self, rhs: Bytes) -> Bytes {
         Bytes(self.0.saturating_add(rhs.0))
     }
 }
 impl AddAssign for Bytes {
+    #[inline]
     fn add_assign(&mut self, rhs: Bytes) {
         *self = *self + rhs;
     }
 }
 impl Sub for Bytes {
     type Output = Bytes;
+    #[inline]
     fn sub(self, rhs: Bytes) -> Bytes {
         Bytes(self.0 - rhs.0)
     }
 }
 impl SubAssign for Bytes {
+    #[inline]
     fn sub_assign(&mut self, rhs: Bytes) {
         self.0 -= rhs.0;
     }
@@ -391,6 +399,7 @@ impl Rate {
     }
     /// Time to move `bytes` at this rate, rounded UP to the next picosecond so that the
     /// achieved rate never exceeds the nominal one. A zero rate never finishes.
+    #[inline]
     pub fn time_for(self, bytes: Bytes) -> Time {
         if self.0 == 0 {
             return Time::MAX;

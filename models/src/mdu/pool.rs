@@ -20,6 +20,7 @@ pub struct Stages {
 }
 
 impl From<RequestOptions> for Stages {
+    #[inline]
     fn from(o: RequestOptions) -> Self {
         Stages { zlib: o.zlib, bcpack: o.bcpack(), swizzle: o.swizzle() }
     }

@@ -43,6 +43,7 @@ impl IoStatus {
     }
 
     /// Whether the IO brought data to decompress (ok or corrupt).
+    #[inline]
     pub fn has_data(self) -> bool {
         matches!(self, IoStatus::Ok | IoStatus::Corrupt)
     }

@@ -70,15 +70,18 @@ pub struct RequestOptions {
 
 impl RequestOptions {
     /// Whether the BCPack stage runs.
+    #[inline]
     pub fn bcpack(&self) -> bool {
         self.bcpack_mode != 0
     }
     /// Whether the swizzle stage runs.
+    #[inline]
     pub fn swizzle(&self) -> bool {
         self.swizzle_mode != 0
     }
     /// True when the MDU must decode something (zlib or BCPack); a swizzle alone keeps the
     /// size and counts as an uncompressed move.
+    #[inline]
     pub fn decompresses(&self) -> bool {
         self.zlib || self.bcpack()
     }
@@ -219,6 +222,7 @@ pub enum RequestError {
 
 impl Request {
     /// Checks every enqueue-time rule of SPEC §1, in a fixed order.
+    #[inline]
     pub fn validate(&self) -> Result<(), RequestError> {
         let (src, dst, opts) = (self.source_size, self.destination_size, self.options);
         if src.0 == 0 || dst.0 == 0 {
@@ -297,6 +301,7 @@ impl Request {
 
     /// The pieces of [`split`](Self::split), one at a time, without allocating (the IO
     /// path splits every request it queues).
+    #[inline]
     pub fn pieces(&self, max_io: Bytes) -> Pieces {
         let max_io = max_io.0.max(1);
         let count = if self.source_size.0 <= max_io { 1 } else { self.source_size.0.div_ceil(max_io) };
@@ -342,6 +347,7 @@ impl Pieces {
 impl Iterator for Pieces {
     type Item = Piece;
 
+    #[inline]
     fn next(&mut self) -> Option<Piece> {
         if self.index == self.count {
             return None;

@@ -19,6 +19,7 @@ impl StagingBuffer {
     }
 
     /// Bytes it may hold now (the latest `SetStagingBuffer` size).
+    #[inline]
     pub fn capacity(&self) -> Bytes {
         self.capacity
     }
@@ -33,6 +34,7 @@ impl StagingBuffer {
 
     /// Reserves `bytes` if they fit now. A request larger than the whole buffer can never
     /// fit; callers split requests into IOs no larger than the buffer.
+    #[inline]
     pub fn try_alloc(&mut self, bytes: Bytes) -> bool {
         if self.used + bytes > self.capacity {
             return false;
@@ -44,6 +46,7 @@ impl StagingBuffer {
 
     /// Returns `bytes` reserved by [`try_alloc`](Self::try_alloc) once the MDU consumed
     /// them; freeing more than is in use is a caller bug and panics.
+    #[inline]
     pub fn free(&mut self, bytes: Bytes) {
         assert!(bytes <= self.used, "staging free of {bytes} exceeds the {} in use", self.used);
         self.used -= bytes;
