@@ -114,11 +114,12 @@ impl Shape {
 
     /// The hit [`intersect_inv`](Self::intersect_inv) finds, given the distance and face
     /// [`hit_distance_face_inv`](Self::hit_distance_face_inv) found along the same ray: a
-    /// cube skips its slab test (the other shapes intersect again).
+    /// cube skips its slab test and a sphere its quadratic (the ground intersects again).
     #[inline(always)]
     pub fn intersect_at(&self, origin: DVec3, dir: DVec3, inv_dir: DVec3, t: f64, face: u8) -> Option<SurfaceHit> {
         match *self {
             Shape::Cube { center, half } => Some(cube_hit_at(center, half, origin, dir, t, face.into())),
+            Shape::Sphere { center, radius } => Some(sphere_hit_at(center, radius, origin, dir, t)),
             _ => self.intersect_inv(origin, dir, inv_dir, f64::INFINITY),
         }
     }
@@ -245,6 +246,12 @@ fn sphere_distance(center: DVec3, radius: f64, origin: DVec3, dir: DVec3, t_max:
 
 fn intersect_sphere(center: DVec3, radius: f64, origin: DVec3, dir: DVec3, t_max: f64) -> Option<SurfaceHit> {
     let t = sphere_distance(center, radius, origin, dir, t_max)?;
+    Some(sphere_hit_at(center, radius, origin, dir, t))
+}
+
+/// The sphere's surface hit at distance `t` along the ray, `t` being [`sphere_distance`]'s
+/// (which does not depend on `t_max`): shading finishes the visibility pass's hit with it.
+fn sphere_hit_at(center: DVec3, radius: f64, origin: DVec3, dir: DVec3, t: f64) -> SurfaceHit {
     let oc = origin - center;
     let n = (oc + dir * t) / radius;
     let phi = n.z.atan2(n.x); // longitude, −π..π
@@ -256,7 +263,7 @@ fn intersect_sphere(center: DVec3, radius: f64, origin: DVec3, dir: DVec3, t_max
     let (sin_p, cos_p) = phi.sin_cos();
     let dpdu = DVec3::new(-sin_p * sin_t, 0.0, cos_p * sin_t) * (tau * radius);
     let dpdv = DVec3::new(cos_p * cos_t, -sin_t, sin_p * cos_t) * (std::f64::consts::PI * radius);
-    Some(SurfaceHit { t, position: center + n * radius, normal: n, uv, dpdu, dpdv, frame: TangentFrame::General })
+    SurfaceHit { t, position: center + n * radius, normal: n, uv, dpdu, dpdv, frame: TangentFrame::General }
 }
 
 fn ground_distance(center: DVec3, half: f64, origin: DVec3, dir: DVec3, t_max: f64) -> Option<f64> {

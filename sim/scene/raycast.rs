@@ -114,7 +114,7 @@ impl RayCamera {
                 uv_and_derivatives(&hit, ray)
             }
             ref shape => {
-                let hit = shape.intersect_inv(self.position, ray.dir, ray.inv_dir, f64::INFINITY)?;
+                let hit = shape.intersect_at(self.position, ray.dir, ray.inv_dir, t, face)?;
                 uv_and_derivatives(&hit, ray)
             }
         };
