@@ -4,15 +4,6 @@
 
 use rayon::prelude::*;
 
-/// Calls `f(i, item)` for every item, on all of rayon's threads when it has several.
-pub fn for_each_indexed<T: Send>(items: &mut [T], f: impl Fn(usize, &mut T) + Sync + Send) {
-    if rayon::current_num_threads() == 1 {
-        items.iter_mut().enumerate().for_each(|(i, item)| f(i, item));
-    } else {
-        items.par_iter_mut().enumerate().for_each(|(i, item)| f(i, item));
-    }
-}
-
 /// Calls `f(i, a_chunk, b_chunk)` for the `i`-th `chunk`-long pieces of `a` and `b`.
 pub fn for_each_chunk_pair<A: Send, B: Send>(
     a: &mut [A],

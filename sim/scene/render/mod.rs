@@ -3,21 +3,23 @@
 //! texture's MinMip feedback map) and the effective LOD after its MinMip clamp (what the
 //! sample really reads; the gap is the visual-quality cost of missing tiles).
 
+mod merge;
 mod trace;
 
 use super::requests::{FirstWrites, TileSet};
 use super::visibility::Visibility;
 use super::{RayCamera, SamplePattern, Scene};
+use merge::FeedbackSink;
 use serde::{Deserialize, Serialize};
 use sfsim_models::gpu::{
-    linear_mips, FeedbackArray, FeedbackLayout, Filter, FootprintRegions, Lod53, MinMipFeedbackSlice, MinMipMap,
-    MipRegionUsedFeedback, MipRegions, PreparedSampler, ReadRegions, ResidencyCheck, SamplerDesc, SmallTailPolicy,
-    TexelLocator,
+    FeedbackArray, FeedbackLayout, Filter, FootprintRegions, Lod53, MinMipFeedbackSlice, MinMipMap,
+    MipRegionUsedFeedback, PreparedSampler, ReadRegions, ResidencyCheck, SamplerDesc, SmallTailPolicy, TexelLocator,
 };
 use sfsim_models::texture::{TileCoord, TileGrid};
 use sfsim_models::ConfigError;
 use std::collections::BTreeMap;
-use trace::{Chunk, MaterialTexture, TracedSample, Writes, CHUNK, NONRESIDENT, NONRESIDENT_POINT};
+use std::sync::{Mutex, PoisonError};
+use trace::{Chunk, MaterialTexture, CHUNK};
 
 /// Which mips are resident when no streaming engine runs (the engine drives the MinMip
 /// maps itself).
@@ -305,7 +307,9 @@ pub struct FeedbackRenderer<'s> {
 struct FrameBuffers {
     pixels: Vec<(u32, u32)>,
     visibility: Visibility,
-    traced: Vec<Chunk>,
+    /// Chunk buffers: one per chunk of the frame on several cores (a worker fills one while
+    /// the calling thread merges another), one in all on one core.
+    traced: Vec<Mutex<Chunk>>,
 }
 
 impl<'s> FeedbackRenderer<'s> {
@@ -541,128 +545,26 @@ impl<'s> FeedbackRenderer<'s> {
         bufs.visibility.run(camera, &self.scene.shapes, &bufs.pixels, self.pattern.grid(w, h));
         let chunks = bufs.pixels.len().div_ceil(CHUNK);
         let mut stats = FrameStats::default();
+        // What merging writes leaves the renderer for the frame, so that shading (which
+        // only reads the renderer) can run beside the merge.
+        let mut sink = FeedbackSink::take_from(self);
         if rayon::current_num_threads() == 1 {
             // One core: trace and merge each chunk in turn, so one chunk buffer serves the
             // frame and its samples are merged while still in cache. Same order, same result.
             bufs.traced.resize_with(1, Default::default);
-            let chunk = &mut bufs.traced[0];
+            let chunk = bufs.traced[0].get_mut().unwrap_or_else(PoisonError::into_inner);
             for c in 0..chunks {
                 let samples = c * CHUNK..((c + 1) * CHUNK).min(bufs.pixels.len());
                 self.trace_chunk(camera, &bufs.visibility, samples, chunk);
-                self.merge_chunk(chunk, &bufs.pixels, &mut stats, pixels.as_deref_mut());
+                self.merge_chunk(&mut sink, chunk, &bufs.pixels, &mut stats, pixels.as_deref_mut());
             }
         } else {
-            // Shading and sampling read only shared state: done on all cores, in pixel-order
-            // chunks, so the results (and then the writes) are in a fixed order.
-            let this = &*self;
-            let (frame_pixels, visibility) = (&bufs.pixels, &bufs.visibility);
             bufs.traced.resize_with(chunks, Default::default);
-            super::par::for_each_indexed(&mut bufs.traced, |c, chunk| {
-                let samples = c * CHUNK..((c + 1) * CHUNK).min(frame_pixels.len());
-                this.trace_chunk(camera, visibility, samples, chunk);
-            });
-            for chunk in &bufs.traced {
-                self.merge_chunk(chunk, &bufs.pixels, &mut stats, pixels.as_deref_mut());
-            }
+            self.trace_and_merge(camera, &bufs, &mut sink, &mut stats, pixels);
         }
+        sink.put_back(self);
         self.frame = bufs;
         stats
-    }
-
-    /// Adds a traced chunk's statistics to `stats` and writes its feedback, in sample order.
-    fn merge_chunk(
-        &mut self,
-        chunk: &Chunk,
-        frame_pixels: &[(u32, u32)],
-        stats: &mut FrameStats,
-        pixels: Option<&mut Vec<PixelLods>>,
-    ) {
-        stats.samples += chunk.len as u64;
-        stats.hits += chunk.hits.len() as u64;
-        stats.texture_samples += chunk.samples.len() as u64;
-        if self.cfg.measure_quality {
-            stats.quality_samples += chunk.samples.len() as u64;
-            for s in &chunk.samples {
-                let deficit = f64::from(s.effective - s.desired).max(0.0);
-                stats.lod_deficit_sum += deficit;
-                stats.blurry += u64::from(deficit >= 1.0);
-                stats.nonresident_reads += u64::from(s.nonresident & NONRESIDENT != 0);
-                stats.nonresident_reads_point += u64::from(s.nonresident & NONRESIDENT_POINT != 0);
-                // Effective LODs are >= 0 (NaN, never measured, would land on mip 0).
-                let mip = (s.effective.floor() as usize).min(READ_MIPS - 1);
-                stats.reads_by_mip[mip] += 1;
-            }
-        }
-        if let Some(out) = pixels {
-            for (hit, reads) in chunk.hits.iter().zip(&chunk.reads) {
-                if let Some(s) = chunk.samples.get(reads.start as usize).filter(|_| !reads.is_empty()) {
-                    let (x, y) = frame_pixels[hit.sample];
-                    out.push(PixelLods { x, y, texture: s.texture, desired: s.desired, effective: s.effective });
-                }
-            }
-        }
-        // Atomic-min and bit-set writes: their order does not matter.
-        if let Some(lists) = self.first_writes.as_mut() {
-            // MinMip feedback, the kind with first-write lists (which also tell which
-            // textures were written): its own short loop.
-            for s in &chunk.samples {
-                let tex = s.texture as usize;
-                if !self.writes_feedback[tex] {
-                    continue;
-                }
-                stats.feedback_writes += 1;
-                let (a, slice) = self.slots[tex];
-                let (array, list) = (&mut self.arrays[a], &mut lists[tex]);
-                // About half the writes are first writes: recorded without a branch.
-                // Feedback maps are at most 16384 / 4 texels across: x and y fit 16 bits.
-                let mut write = |x: u32, y: u32, value: Lod53| {
-                    let previous = array.write_min_previous(slice, x, y, value);
-                    list.record(x | y << 16, previous == Some(Lod53::NONE) && value != Lod53::NONE);
-                };
-                match s.writes {
-                    Writes::Texel(x, y, value) => write(x, y, value),
-                    Writes::Regions(start, end, value) => {
-                        for r in &chunk.regions[start as usize..end as usize] {
-                            for y in r.rect.y0..=r.rect.y1 {
-                                for x in r.rect.x0..=r.rect.x1 {
-                                    write(x, y, value);
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            return;
-        }
-        for s in &chunk.samples {
-            let tex = s.texture as usize;
-            if self.writes_feedback[tex] {
-                stats.feedback_writes += 1;
-                self.written[tex] = true;
-                self.write_feedback(s, &chunk.regions);
-            }
-        }
-    }
-
-    /// Writes one texture read's feedback, over its footprint or at its location.
-    fn write_feedback(&mut self, s: &TracedSample, regions: &[MipRegions]) {
-        let tex = s.texture;
-        let layout = &self.layouts[tex as usize];
-        match (self.cfg.feedback.kind, s.writes) {
-            (FeedbackKind::MinMip, _) => unreachable!("MinMip writes take merge_chunk's own loop"),
-            (FeedbackKind::MipRegionUsed, Writes::Regions(start, end, _)) => {
-                let regions = &regions[start as usize..end as usize];
-                let _ = layout.write_region_used_regions(&mut self.region_used[tex as usize], regions);
-            }
-            (FeedbackKind::MipRegionUsed, Writes::Texel(x, y, _)) => {
-                let (first, second) = linear_mips(f64::from(s.desired), layout.mip_count());
-                let map = &mut self.region_used[tex as usize];
-                map.set(x, y, first);
-                if let Some(mip) = second {
-                    map.set(x, y, mip);
-                }
-            }
-        }
     }
 
     /// The standard tiles the feedback maps request, as (texture, tile), sorted and without

@@ -1,0 +1,189 @@
+//! Merging traced chunks into the frame: statistics, then feedback writes, chunk by chunk
+//! in sample order so every run writes the same maps and sums the same floats.
+//!
+//! On several cores the pool's workers trace chunks in order of a shared counter while the
+//! calling thread merges each finished chunk as soon as every earlier one is merged: the
+//! merge (serial, about a sixth of a frame) overlaps the tracing instead of following it.
+//! Shading only reads the renderer, and what merging writes ([`FeedbackSink`]) is out of
+//! the renderer for the frame, so the two never touch the same data.
+
+use super::trace::{Chunk, TracedSample, Writes, NONRESIDENT, NONRESIDENT_POINT};
+use super::{FeedbackKind, FeedbackRenderer, FrameBuffers, FrameStats, PixelLods, READ_MIPS};
+use crate::scene::requests::FirstWrites;
+use crate::scene::RayCamera;
+use sfsim_models::gpu::{linear_mips, FeedbackArray, Lod53, MipRegionUsedFeedback, MipRegions};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, PoisonError};
+
+/// What merging chunks changes: the feedback maps, the MinMip first-write lists and which
+/// textures were written.
+pub(super) struct FeedbackSink {
+    arrays: Vec<FeedbackArray>,
+    first_writes: Option<Vec<FirstWrites>>,
+    region_used: Vec<MipRegionUsedFeedback>,
+    written: Vec<bool>,
+}
+
+impl FeedbackSink {
+    /// Moves the write state out of `renderer` (no copy) for one frame.
+    pub(super) fn take_from(renderer: &mut FeedbackRenderer<'_>) -> FeedbackSink {
+        FeedbackSink {
+            arrays: std::mem::take(&mut renderer.arrays),
+            first_writes: renderer.first_writes.take(),
+            region_used: std::mem::take(&mut renderer.region_used),
+            written: std::mem::take(&mut renderer.written),
+        }
+    }
+
+    /// Moves it back at the end of the frame.
+    pub(super) fn put_back(self, renderer: &mut FeedbackRenderer<'_>) {
+        renderer.arrays = self.arrays;
+        renderer.first_writes = self.first_writes;
+        renderer.region_used = self.region_used;
+        renderer.written = self.written;
+    }
+}
+
+impl FeedbackRenderer<'_> {
+    /// Traces the frame's chunks on the pool's threads and merges them on this one, in
+    /// chunk order, as they finish (`bufs.traced` holds one buffer per chunk).
+    pub(super) fn trace_and_merge(
+        &self,
+        camera: &RayCamera,
+        bufs: &FrameBuffers,
+        sink: &mut FeedbackSink,
+        stats: &mut FrameStats,
+        mut pixels: Option<&mut Vec<PixelLods>>,
+    ) {
+        let (frame_pixels, visibility, traced) = (&bufs.pixels[..], &bufs.visibility, &bufs.traced[..]);
+        let next = AtomicUsize::new(0);
+        let (done_tx, done_rx) = mpsc::channel::<usize>();
+        rayon::in_place_scope(|scope| {
+            for _ in 0..rayon::current_num_threads() {
+                let (done_tx, next) = (done_tx.clone(), &next);
+                scope.spawn(move |_| loop {
+                    // Chunks are taken in order, so they finish about in the order merged.
+                    let c = next.fetch_add(1, Ordering::Relaxed);
+                    if c >= traced.len() {
+                        return;
+                    }
+                    let samples = c * super::CHUNK..((c + 1) * super::CHUNK).min(frame_pixels.len());
+                    let mut chunk = traced[c].lock().unwrap_or_else(PoisonError::into_inner);
+                    self.trace_chunk(camera, visibility, samples, &mut chunk);
+                    drop(chunk);
+                    // The receiver outlives every worker: a send only fails after a panic,
+                    // which the scope passes on.
+                    let _ = done_tx.send(c);
+                });
+            }
+            drop(done_tx);
+            let mut finished = vec![false; traced.len()];
+            let mut merged = 0;
+            for c in done_rx.iter() {
+                finished[c] = true;
+                while merged < traced.len() && finished[merged] {
+                    let chunk = traced[merged].lock().unwrap_or_else(PoisonError::into_inner);
+                    self.merge_chunk(sink, &chunk, frame_pixels, stats, pixels.as_deref_mut());
+                    merged += 1;
+                }
+            }
+        });
+    }
+
+    /// Adds a traced chunk's statistics to `stats` and writes its feedback, in sample order.
+    pub(super) fn merge_chunk(
+        &self,
+        sink: &mut FeedbackSink,
+        chunk: &Chunk,
+        frame_pixels: &[(u32, u32)],
+        stats: &mut FrameStats,
+        pixels: Option<&mut Vec<PixelLods>>,
+    ) {
+        stats.samples += chunk.len as u64;
+        stats.hits += chunk.hits.len() as u64;
+        stats.texture_samples += chunk.samples.len() as u64;
+        if self.cfg.measure_quality {
+            stats.quality_samples += chunk.samples.len() as u64;
+            for s in &chunk.samples {
+                let deficit = f64::from(s.effective - s.desired).max(0.0);
+                stats.lod_deficit_sum += deficit;
+                stats.blurry += u64::from(deficit >= 1.0);
+                stats.nonresident_reads += u64::from(s.nonresident & NONRESIDENT != 0);
+                stats.nonresident_reads_point += u64::from(s.nonresident & NONRESIDENT_POINT != 0);
+                // Effective LODs are >= 0 (NaN, never measured, would land on mip 0).
+                let mip = (s.effective.floor() as usize).min(READ_MIPS - 1);
+                stats.reads_by_mip[mip] += 1;
+            }
+        }
+        if let Some(out) = pixels {
+            for (hit, reads) in chunk.hits.iter().zip(&chunk.reads) {
+                if let Some(s) = chunk.samples.get(reads.start as usize).filter(|_| !reads.is_empty()) {
+                    let (x, y) = frame_pixels[hit.sample];
+                    out.push(PixelLods { x, y, texture: s.texture, desired: s.desired, effective: s.effective });
+                }
+            }
+        }
+        // Atomic-min and bit-set writes: their order does not matter.
+        if let Some(lists) = sink.first_writes.as_mut() {
+            // MinMip feedback, the kind with first-write lists (which also tell which
+            // textures were written): its own short loop.
+            for s in &chunk.samples {
+                let tex = s.texture as usize;
+                if !self.writes_feedback[tex] {
+                    continue;
+                }
+                stats.feedback_writes += 1;
+                let (a, slice) = self.slots[tex];
+                let (array, list) = (&mut sink.arrays[a], &mut lists[tex]);
+                // About half the writes are first writes: recorded without a branch.
+                // Feedback maps are at most 16384 / 4 texels across: x and y fit 16 bits.
+                let mut write = |x: u32, y: u32, value: Lod53| {
+                    let previous = array.write_min_previous(slice, x, y, value);
+                    list.record(x | y << 16, previous == Some(Lod53::NONE) && value != Lod53::NONE);
+                };
+                match s.writes {
+                    Writes::Texel(x, y, value) => write(x, y, value),
+                    Writes::Regions(start, end, value) => {
+                        for r in &chunk.regions[start as usize..end as usize] {
+                            for y in r.rect.y0..=r.rect.y1 {
+                                for x in r.rect.x0..=r.rect.x1 {
+                                    write(x, y, value);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        for s in &chunk.samples {
+            let tex = s.texture as usize;
+            if self.writes_feedback[tex] {
+                stats.feedback_writes += 1;
+                sink.written[tex] = true;
+                self.write_feedback(sink, s, &chunk.regions);
+            }
+        }
+    }
+
+    /// Writes one texture read's feedback, over its footprint or at its location.
+    fn write_feedback(&self, sink: &mut FeedbackSink, s: &TracedSample, regions: &[MipRegions]) {
+        let tex = s.texture;
+        let layout = &self.layouts[tex as usize];
+        match (self.cfg.feedback.kind, s.writes) {
+            (FeedbackKind::MinMip, _) => unreachable!("MinMip writes take merge_chunk's own loop"),
+            (FeedbackKind::MipRegionUsed, Writes::Regions(start, end, _)) => {
+                let regions = &regions[start as usize..end as usize];
+                let _ = layout.write_region_used_regions(&mut sink.region_used[tex as usize], regions);
+            }
+            (FeedbackKind::MipRegionUsed, Writes::Texel(x, y, _)) => {
+                let (first, second) = linear_mips(f64::from(s.desired), layout.mip_count());
+                let map = &mut sink.region_used[tex as usize];
+                map.set(x, y, first);
+                if let Some(mip) = second {
+                    map.set(x, y, mip);
+                }
+            }
+        }
+    }
+}
