@@ -28,6 +28,7 @@ mod minmip;
 mod packed;
 mod pass;
 mod pool;
+mod records;
 mod report;
 mod resident;
 mod retry;
@@ -45,6 +46,9 @@ pub use feedback::{FeedbackPolicy, FeedbackPolicyKind, TextureGroup};
 pub use lifecycle::{LatencyStage, TileRecord, LATENCY_STAGES};
 pub use load_order::{LoadOrder, LoadOrderKind, SeenTile};
 pub use packed::{PackedConfig, PackedContent, Verifier, Verify};
+pub use records::{
+    decode as decode_record, encode as encode_record, RecordReader, RecordStore, RecordSummary, RECORD_BYTES,
+};
 pub use report::{Bottleneck, FrameReport};
 pub use retry::RetryConfig;
 pub use tiles::{Status, TileDb, TileId, TileState};
@@ -223,9 +227,27 @@ impl Engine {
         &self.db
     }
 
-    /// Every load's lifecycle record (tiles.csv).
-    pub fn records(&self) -> &[TileRecord] {
-        self.db.records()
+    /// Every load's lifecycle record (tiles.csv), in load order, read back from the spill
+    /// file where finished ones went: for tests and small runs (tiles.csv reads them
+    /// through [`TileDb::records`] one at a time).
+    pub fn records(&self) -> Result<Vec<TileRecord>, crate::spill::SpillError> {
+        self.db.records().read().collect()
+    }
+
+    /// Where finished lifecycle records are spilled (the system's temporary folder when
+    /// None).
+    pub fn set_spill_dir(&mut self, dir: Option<std::path::PathBuf>) {
+        self.db.records_mut().set_spill_dir(dir);
+    }
+
+    /// The run is over: every lifecycle record is final (its stats complete).
+    pub fn finish_records(&mut self) {
+        self.db.records_mut().finish_all();
+    }
+
+    /// The first error writing finished records out, if any (the run stops on it).
+    pub fn take_spill_error(&mut self) -> Option<crate::spill::SpillError> {
+        self.db.records_mut().take_error()
     }
 
     /// A tile's state.

@@ -7,7 +7,7 @@ use super::loads::TailLoads;
 use super::report::{Bottleneck, FrameReport};
 use super::tiles::TileId;
 use super::Engine;
-use crate::stats::{percentile, StatSet, LATENCY_POINTS};
+use crate::stats::{StatSet, LATENCY_POINTS};
 use sfsim_models::units::Time;
 
 #[derive(Debug, Default)]
@@ -52,24 +52,23 @@ impl Engine {
         &self.counters.access_per_mip
     }
 
-    /// Tile latencies (first requested → visible), sorted.
+    /// Tile latencies (first requested → visible) of the loads finished so far (all of
+    /// them once the run is over), sorted: every one up to
+    /// [`EXACT_SAMPLES`](crate::stats::EXACT_SAMPLES), else that many quantiles.
     pub fn tile_latencies(&self) -> Vec<Time> {
-        let mut l: Vec<Time> =
-            self.records().iter().filter_map(|r| r.visible.map(|v| v.saturating_sub(r.requested))).collect();
-        l.sort_unstable();
-        l
+        self.db.records().summary().latencies.cdf_samples(crate::stats::EXACT_SAMPLES)
     }
 
     /// Latency, load, pool, virtual-size, bottleneck and CPU stats; `frame_period` turns
     /// latency into frames.
     pub fn push_stats(&self, s: &mut StatSet, frame_period: Time) {
-        let latencies = self.tile_latencies();
-        s.push_percentiles_ms("tile.latency", &latencies, &LATENCY_POINTS[..3], |n| {
+        let mut latencies = self.db.records().summary().latencies.clone();
+        s.push_latency_percentiles_ms("tile.latency", &mut latencies, &LATENCY_POINTS[..3], |n| {
             format!("tile latency {n}: render start of the frame whose feedback first asked for it → visible")
         });
         s.push(
             "tile.latency_frames.p95",
-            percentile(&latencies, 95).map(|t| t.0 as f64 / frame_period.0 as f64),
+            latencies.percentile(95).map(|t| t.0 as f64 / frame_period.0 as f64),
             "frames",
             "tile latency p95 in frames",
         );
@@ -92,7 +91,7 @@ impl Engine {
         s.push("engine.evictions", Some(c.evictions as f64), "count", "tiles evicted (unmapped and freed)");
         s.push(
             "engine.tiles_loaded",
-            Some(self.records().iter().filter(|r| r.visible.is_some()).count() as f64),
+            Some(self.db.records().summary().visible() as f64),
             "count",
             "tile loads that became visible",
         );
@@ -211,12 +210,14 @@ impl Engine {
     /// Mean and p95 of each stage of the visible tiles' latency (the means add up to the
     /// mean tile latency).
     fn push_stage_stats(&self, s: &mut StatSet) {
-        let visible: Vec<_> = self.records().iter().filter(|r| r.visible.is_some()).collect();
-        for stage in &LATENCY_STAGES {
-            let mut lengths: Vec<Time> = visible.iter().filter_map(|r| (stage.length)(r)).collect();
-            lengths.sort_unstable();
-            let total: u128 = lengths.iter().map(|t| u128::from(t.0)).sum();
-            let mean = (!lengths.is_empty()).then(|| total as f64 / lengths.len() as f64 / 1e9);
+        let stages = &self.db.records().summary().stages;
+        for (i, stage) in LATENCY_STAGES.iter().enumerate() {
+            let (mean, p95) = match stages.get(i) {
+                Some((lengths, total)) if !lengths.is_empty() => {
+                    (Some(*total as f64 / lengths.len() as f64 / 1e9), lengths.percentile_of(95))
+                }
+                _ => (None, None),
+            };
             s.push(
                 &format!("tile.stage.{}.mean", stage.name),
                 mean,
@@ -225,7 +226,7 @@ impl Engine {
             );
             s.push(
                 &format!("tile.stage.{}.p95", stage.name),
-                percentile(&lengths, 95).map(|t| t.as_ms_f64()),
+                p95.map(|t| t.as_ms_f64()),
                 "ms",
                 format!("tile latency stage p95: {}", stage.spans),
             );

@@ -82,7 +82,6 @@ pub struct RunShape<'a> {
     pub starts: &'a [Time],
     /// The engine's report of each frame (same length as `starts`).
     pub reports: &'a [FrameReport],
-    pub records: &'a [TileRecord],
     /// The drive's channel time moving bytes in each frame ([`BusyMeter`]).
     pub drive_busy: &'a [Time],
     /// The MDU's unit time decompressing in each frame, summed over units, and its unit
@@ -93,8 +92,8 @@ pub struct RunShape<'a> {
     pub readback_frames: u32,
 }
 
-/// Each frame's bottleneck.
-pub fn attribute(run: &RunShape) -> Vec<Resource> {
+/// Each frame's bottleneck, from every load's record (in any order: the charges are sums).
+pub fn attribute(run: &RunShape, records: impl IntoIterator<Item = TileRecord>) -> Vec<Resource> {
     let n = run.starts.len();
     if n == 0 {
         return Vec::new();
@@ -107,7 +106,7 @@ pub fn attribute(run: &RunShape) -> Vec<Resource> {
     let nominal_readback = Time(run.frame_period.0 * u64::from(run.readback_frames));
     // A stage not left by the end of the run lasts until then.
     let end = run.starts[n - 1] + run.frame_period;
-    for r in run.records {
+    for r in records {
         let late_from = r.requested + nominal_readback;
         spread(run.starts, late_from, r.analysed.unwrap_or(end), |f, t| charged[f][Resource::EngineCpu.index()] += t);
         if let Some(a) = r.analysed {
@@ -245,16 +244,16 @@ mod tests {
         let (mut drive, mut mdu) = (BusyMeter::new(starts.len()), BusyMeter::new(starts.len()));
         transfers.iter().for_each(|t| drive.add(&starts, t.start, t.end));
         jobs.iter().for_each(|j| mdu.add(&starts, j.start, j.end));
-        attribute(&RunShape {
+        let shape = RunShape {
             starts: &starts,
             reports: &reports,
-            records,
             drive_busy: drive.per_frame(),
             mdu_busy: mdu.per_frame(),
             mdu_units: 2,
             frame_period: Time::from_ms(10),
             readback_frames: 2,
-        })
+        };
+        attribute(&shape, records.iter().cloned())
     }
 
     #[test]
