@@ -340,3 +340,7 @@ impl Iterator for RecordReader<'_> {
         None
     }
 }
+
+#[cfg(test)]
+#[path = "records_tests.rs"]
+mod tests;

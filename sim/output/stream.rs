@@ -10,8 +10,6 @@ use crate::report::{CdfPlot, HLine, Plot, Report};
 use crate::scenario::Scenario;
 use crate::stats::StatSet;
 use crate::workload::stream::{StreamFrame, StreamOutcome};
-#[cfg(test)]
-use sfsim_models::units::Time;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -341,41 +339,4 @@ pub(super) fn write_stream_run(
         written.extend(join(plots)?);
         Ok(written)
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::{TileId, RECORD_BYTES};
-    use rand::{Rng, SeedableRng};
-
-    fn random_record(rng: &mut impl Rng) -> TileRecord {
-        let mut t = || rng.gen_bool(0.7).then(|| Time(rng.gen_range(0..u64::MAX)));
-        let (analysed, submitted, issued, read, decompressed, mapped, visible, evicted) =
-            (t(), t(), t(), t(), t(), t(), t(), t());
-        TileRecord {
-            tile: TileId { texture: rng.gen_range(0..4), index: rng.gen_range(0..16) },
-            requested: Time(rng.gen()),
-            analysed,
-            submitted,
-            issued,
-            read,
-            decompressed,
-            mapped,
-            visible,
-            evicted,
-        }
-    }
-
-    #[test]
-    fn a_record_survives_its_spill_bytes() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
-        for _ in 0..2000 {
-            let r = random_record(&mut rng);
-            let mut bytes = Vec::new();
-            crate::engine::encode_record(&r, &mut bytes);
-            assert_eq!(bytes.len(), RECORD_BYTES);
-            assert_eq!(crate::engine::decode_record(&bytes), r);
-        }
-    }
 }
