@@ -7,10 +7,11 @@
 //!
 //! It checks, and prints:
 //! - memory: resident set size sampled every simulated minute; from the 10-minute mark
-//!   to the end it may grow only by what is still kept per frame (the engine's frame
-//!   reports, the GPU and streaming-thread spans trace.json draws) and per visible load
-//!   (its latency and stage lengths, exact up to 2^22) plus 32 MiB. frames.csv rows and
-//!   finished tiles.csv records are spilled to files as they finish, request latencies
+//!   to the end it may grow only by what is still kept per frame (where its submission
+//!   pass stopped, for the attribution; the GPU and streaming-thread spans trace.json
+//!   draws) and per visible load (its latency and stage lengths, exact up to 2^22) plus
+//!   32 MiB. frames.csv rows, the engine's final frame reports and finished tiles.csv
+//!   records are spilled to files as they finish, request latencies
 //!   past 2^22 go into a histogram, drive transfers and MDU jobs past trace.json's event
 //!   limit are only counted, busy time is summed per frame as it goes;
 //! - the engine's invariants every 900 frames (every pool slot held by exactly the tile
@@ -79,12 +80,13 @@ fn an_hour_under_load_leaks_nothing() {
     let count = |s: Status| by_status.get(&format!("{s:?}")).copied().unwrap_or(0);
     let in_flight = count(Status::Loading) + count(Status::Complete);
 
-    // What still grows with the run and is not a leak: per frame (engine reports, the
+    // What still grows with the run and is not a leak: per frame (its submission stop, the
     // trace's queue spans) and per visible load (its latency and seven stage lengths for
-    // the exact percentiles). frames.csv rows and tiles.csv records are no longer in it.
+    // the exact percentiles). frames.csv rows, frame reports and tiles.csv records are no
+    // longer in it.
     let spans = engine.queue_spans();
     let background_requests: f64 = (0..4).filter_map(|i| outcome.stats.get(&format!("background{i}.completed"))).sum();
-    let records = std::mem::size_of_val(engine.frame_reports())
+    let records = std::mem::size_of_val(outcome.frames.stops())
         + (spans.mapping_calls.capacity() + spans.uploads.capacity() + spans.streaming_thread.capacity()) * 16
         + engine.tiles().records().summary().visible() as usize * 8 * 8;
     let kept = &outcome.trace_spans;

@@ -19,6 +19,7 @@ mod error;
 pub mod eviction;
 pub mod feedback;
 mod frame;
+mod frame_reports;
 mod invariants;
 mod lifecycle;
 pub mod load_order;
@@ -43,6 +44,7 @@ pub use corrupt::CorruptCheck;
 pub use error::EngineError;
 pub use eviction::{EvictionKind, EvictionPolicy};
 pub use feedback::{FeedbackPolicy, FeedbackPolicyKind, TextureGroup};
+pub use frame_reports::{decode as decode_report, encode as encode_report, ReportTotals, REPORT_BYTES};
 pub use lifecycle::{LatencyStage, TileRecord, LATENCY_STAGES};
 pub use load_order::{LoadOrder, LoadOrderKind, SeenTile};
 pub use packed::{PackedConfig, PackedContent, Verifier, Verify};
@@ -56,6 +58,7 @@ pub use timeline::{Completions, FrameGpu, FrameWork, GpuCosts, QueueSpans};
 
 use crate::iopath::{Completed, IoPath};
 use crate::scene::FeedbackRenderer;
+use frame_reports::FrameReports;
 use loads::{request_for, InFlight, InFlightRequests};
 use mapping::MappingQueue;
 use minmip::MinMipMaps;
@@ -142,7 +145,7 @@ pub struct Engine {
     timeline: Timeline,
     frame_period: Time,
     /// One report per frame begun (a frame's pass may finish after the next frame began).
-    reports: Vec<FrameReport>,
+    reports: FrameReports,
     policies: Policies,
     content: Box<dyn ContentModel>,
     counters: EngineCounters,
@@ -173,7 +176,7 @@ impl Engine {
             feedback: FeedbackThread::default(),
             timeline: Timeline::default(),
             frame_period,
-            reports: Vec::new(),
+            reports: FrameReports::default(),
             policies,
             content,
             counters: EngineCounters::default(),

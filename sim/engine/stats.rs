@@ -2,9 +2,10 @@
 //! sample's statistics: tiles in flight, virtual size, pool capacity and occupancy,
 //! latency, bottlenecks, per-mip residency and access, CPU time per subsystem).
 
+use super::frame_reports::ReportTotals;
 use super::lifecycle::LATENCY_STAGES;
 use super::loads::TailLoads;
-use super::report::{Bottleneck, FrameReport};
+use super::report::Bottleneck;
 use super::tiles::TileId;
 use super::Engine;
 use crate::stats::{StatSet, LATENCY_POINTS};
@@ -95,20 +96,17 @@ impl Engine {
             "count",
             "tile loads that became visible",
         );
-        let f = &self.reports;
-        let n = f.len().max(1) as f64;
-        let tiles_in_flight_max = f.iter().map(|r| r.tiles_in_flight).max().unwrap_or(0);
-        let tiles_in_flight_sum: u64 = f.iter().map(|r| r.tiles_in_flight).sum();
-        let pool_used_max = f.iter().map(|r| r.pool_used).max().unwrap_or(0);
+        let f = self.reports.totals();
+        let n = f.frames.max(1) as f64;
         s.push(
             "engine.tiles_in_flight.max",
-            Some(tiles_in_flight_max as f64),
+            Some(f.tiles_in_flight_max as f64),
             "tiles",
             "most tiles between submission and completion at a frame start",
         );
         s.push(
             "engine.tiles_in_flight.mean",
-            Some(tiles_in_flight_sum as f64 / n),
+            Some(f.tiles_in_flight_sum as f64 / n),
             "tiles",
             "tiles in flight, mean over frames",
         );
@@ -116,7 +114,7 @@ impl Engine {
         s.push("pool.capacity", Some(capacity), "tiles", "64 KiB slots in the tile pool");
         s.push(
             "pool.occupancy.max",
-            Some(f64::from(pool_used_max) / capacity.max(1.0)),
+            Some(f64::from(f.pool_used_max) / capacity.max(1.0)),
             "fraction",
             "highest share of pool slots in use",
         );
@@ -133,8 +131,7 @@ impl Engine {
             "GB",
             "total virtual size of all textures (tiles × 64 KiB)",
         );
-        for b in Bottleneck::ALL {
-            let count = f.iter().filter(|r| r.bottleneck == Some(b)).count();
+        for (b, count) in Bottleneck::ALL.into_iter().zip(f.stops) {
             s.push(
                 &format!("engine.submission_stop.{}", b.name()),
                 Some(count as f64 / n),
@@ -142,36 +139,34 @@ impl Engine {
                 format!("share of frames whose submission pass stopped on: {}", b.name()),
             );
         }
-        let mean_ms = |t: fn(&FrameReport) -> Time| f.iter().map(|r| t(r).as_ms_f64()).sum::<f64>() / n;
-        let [analysis, sort, submit, minmip] =
-            [(|r| r.cpu_analysis) as fn(&FrameReport) -> Time, |r| r.cpu_sort, |r| r.cpu_submit, |r| r.cpu_minmip]
-                .map(mean_ms);
+        let [analysis, sort, submit, minmip, render, feedback] = f.ms.map(|sum| sum / n);
         s.push("cpu.analysis", Some(analysis), "ms/frame", "modeled CPU time of feedback analysis per frame");
         s.push("cpu.sort", Some(sort), "ms/frame", "modeled CPU time of sorting Seen Tiles per frame");
         s.push("cpu.submit", Some(submit), "ms/frame", "modeled CPU time of building DirectStorage requests per frame");
         s.push("cpu.minmip", Some(minmip), "ms/frame", "modeled CPU time of MinMip updates per frame");
-        self.push_timeline_stats(s, mean_ms);
+        self.push_timeline_stats(s, &f, [render, feedback]);
     }
 
     /// The frame timeline: GPU time per frame, how busy each queue and thread was, and how
     /// many frames overran.
-    fn push_timeline_stats(&self, s: &mut StatSet, mean_ms: impl Fn(fn(&FrameReport) -> Time) -> f64) {
+    fn push_timeline_stats(&self, s: &mut StatSet, f: &ReportTotals, [render, feedback]: [f64; 2]) {
         let t = &self.timeline;
-        s.push("gpu.render", Some(mean_ms(|r| r.gpu_render)), "ms/frame", "modeled GPU time of the frame's render");
+        let n_frames = f.frames.max(1) as f64;
+        s.push("gpu.render", Some(render), "ms/frame", "modeled GPU time of the frame's render");
         s.push(
             "gpu.feedback",
-            Some(mean_ms(|r| r.gpu_feedback)),
+            Some(feedback),
             "ms/frame",
             "modeled GPU time of the feedback resolve and copy (and GpuAnalysis's pass)",
         );
         let budgeted = self.cfg.gpu.feedback_budget.is_some();
         s.push(
             "gpu.feedback_maps",
-            budgeted.then(|| self.reports.iter().map(|r| f64::from(r.feedback_maps)).sum::<f64>() / n_frames(self)),
+            budgeted.then(|| f.feedback_maps / n_frames),
             "maps/frame",
             "feedback maps resolved per frame within engine.gpu.feedback_budget (null without a budget)",
         );
-        let span = self.reports.len() as u64 * self.frame_period.0;
+        let span = f.frames * self.frame_period.0;
         let share = |busy: Time| Some(if span == 0 { 0.0 } else { busy.0 as f64 / span as f64 });
         s.push("gpu.busy", share(t.gpu.busy()), "fraction", "share of the run the GPU direct queue was busy");
         s.push("gpu.copy_busy", share(t.copy.busy()), "fraction", "share of the run the GPU copy queue was busy");
@@ -189,7 +184,7 @@ impl Engine {
         );
         s.push(
             "cpu.begin_frame",
-            Some(t.begin_frame_cpu.as_ms_f64() / n_frames(self)),
+            Some(t.begin_frame_cpu.as_ms_f64() / n_frames),
             "ms/frame",
             "modeled CPU time of BeginFrame on the render thread (MinMip updates, evictions)",
         );
@@ -254,8 +249,4 @@ impl Engine {
         }
         self.policies.eviction.push_stats(s);
     }
-}
-
-fn n_frames(e: &Engine) -> f64 {
-    e.reports.len().max(1) as f64
 }

@@ -76,12 +76,26 @@ impl Resource {
 /// that is full then is full because of it.
 const SATURATED: f64 = 0.9;
 
+/// What a frame's report tells the attribution: where its submission pass stopped, and
+/// whether the feedback budget left maps without feedback.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FrameStop {
+    pub bottleneck: Option<Bottleneck>,
+    pub maps_skipped: bool,
+}
+
+impl From<&FrameReport> for FrameStop {
+    fn from(r: &FrameReport) -> Self {
+        FrameStop { bottleneck: r.bottleneck, maps_skipped: r.feedback_maps_skipped > 0 }
+    }
+}
+
 /// What [`attribute`] needs about the run.
 pub struct RunShape<'a> {
     /// Each frame's start (frame n begins at `starts[n]`), in order.
     pub starts: &'a [Time],
-    /// The engine's report of each frame (same length as `starts`).
-    pub reports: &'a [FrameReport],
+    /// What each frame's report says (same length as `starts`).
+    pub stops: &'a [FrameStop],
     /// The drive's channel time moving bytes in each frame ([`BusyMeter`]).
     pub drive_busy: &'a [Time],
     /// The MDU's unit time decompressing in each frame, summed over units, and its unit
@@ -111,7 +125,7 @@ pub fn attribute(run: &RunShape, records: impl IntoIterator<Item = TileRecord>) 
         spread(run.starts, late_from, r.analysed.unwrap_or(end), |f, t| charged[f][Resource::EngineCpu.index()] += t);
         if let Some(a) = r.analysed {
             spread(run.starts, a, r.submitted.unwrap_or(end), |f, t| {
-                let to = match run.reports[f].bottleneck {
+                let to = match run.stops[f].bottleneck {
                     Some(Bottleneck::Staging) if drive_saturated[f] => Resource::Drive,
                     Some(Bottleneck::Staging) if mdu_saturated[f] => Resource::Mdu,
                     Some(Bottleneck::Staging) => Resource::Staging,
@@ -135,13 +149,13 @@ pub fn attribute(run: &RunShape, records: impl IntoIterator<Item = TileRecord>) 
     }
     charged
         .iter()
-        .zip(run.reports)
-        .map(|(c, report)| {
+        .zip(run.stops)
+        .map(|(c, stop)| {
             let (best, &most) =
                 c.iter().enumerate().max_by_key(|&(i, v)| (*v, std::cmp::Reverse(i))).unwrap_or((0, &0));
             if most > 0 {
                 Resource::ALL[best]
-            } else if report.feedback_maps_skipped > 0 {
+            } else if stop.maps_skipped {
                 Resource::FeedbackBudget
             } else {
                 Resource::None
@@ -239,14 +253,13 @@ mod tests {
         jobs: &[JobDone],
     ) -> Vec<Resource> {
         let starts: Vec<Time> = (0..stops.len() as u64).map(|f| Time::from_ms(10 * f)).collect();
-        let reports: Vec<FrameReport> =
-            stops.iter().map(|&b| FrameReport { bottleneck: b, ..FrameReport::default() }).collect();
+        let stops: Vec<FrameStop> = stops.iter().map(|&b| FrameStop { bottleneck: b, maps_skipped: false }).collect();
         let (mut drive, mut mdu) = (BusyMeter::new(starts.len()), BusyMeter::new(starts.len()));
         transfers.iter().for_each(|t| drive.add(&starts, t.start, t.end));
         jobs.iter().for_each(|j| mdu.add(&starts, j.start, j.end));
         let shape = RunShape {
             starts: &starts,
-            reports: &reports,
+            stops: &stops,
             drive_busy: drive.per_frame(),
             mdu_busy: mdu.per_frame(),
             mdu_units: 2,

@@ -4,30 +4,92 @@
 //! later — the engine's report of the frame (its feedback pass may outlast it) and its
 //! bottleneck (attributed from every load at the end) — are joined on reading.
 
-use super::attribution::Resource;
+use super::attribution::{FrameStop, Resource};
 use super::stream::{StreamFrame, MIP_COLUMNS};
-use crate::engine::FrameReport;
+use crate::engine::{decode_report, encode_report, FrameReport, REPORT_BYTES};
 use crate::scene::FrameStats;
 use crate::spill::{Decoder, Encoder, SpillError, SpillFile};
 use sfsim_models::units::Time;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Bytes of one row in the spill file.
 pub const FRAME_BYTES: usize = 8 * (2 + 9 + crate::scene::READ_MIPS + 6 + 2 * MIP_COLUMNS) + 4;
 
-/// Rows held before they are written out together (about 450 KiB); a run this short never
-/// creates a spill file.
+/// Rows held before they are written out together; a run this short never creates a
+/// spill file.
 const BUFFERED_ROWS: usize = 1024;
 
-/// The rows of a run's frames.
-#[derive(Debug, Default)]
-pub struct FrameRows {
+/// Rows per spill read.
+const READ_CHUNK: usize = 256;
+
+/// Fixed-size rows appended in order: the latest in memory, the rest in a spill file.
+#[derive(Debug)]
+struct SpilledRows {
+    row_bytes: usize,
     spill: Option<SpillFile>,
-    spill_dir: Option<PathBuf>,
     /// Rows after the spilled ones, encoded.
     buffer: Vec<u8>,
     spilled: u64,
     len: u64,
+}
+
+impl SpilledRows {
+    fn new(row_bytes: usize) -> Self {
+        SpilledRows { row_bytes, spill: None, buffer: Vec::new(), spilled: 0, len: 0 }
+    }
+
+    /// Adds a row encoded by `encode`; a full buffer goes to the spill file.
+    fn push(&mut self, dir: Option<&Path>, encode: impl FnOnce(&mut Vec<u8>)) -> Result<(), SpillError> {
+        encode(&mut self.buffer);
+        self.len += 1;
+        if self.buffer.len() < BUFFERED_ROWS * self.row_bytes {
+            return Ok(());
+        }
+        let spill = match self.spill.as_mut() {
+            Some(s) => s,
+            None => self.spill.insert(SpillFile::create(dir)?),
+        };
+        spill.append(&self.buffer)?;
+        self.spilled += (self.buffer.len() / self.row_bytes) as u64;
+        self.buffer.clear();
+        Ok(())
+    }
+
+    /// Row `i`'s bytes, through `chunk` (rows read ahead from the spill file).
+    fn get<'a>(&'a self, i: u64, chunk: &'a mut Chunk) -> Result<&'a [u8], SpillError> {
+        let n = self.row_bytes;
+        if i >= self.spilled {
+            let at = (i - self.spilled) as usize * n;
+            return Ok(&self.buffer[at..at + n]);
+        }
+        let Some(spill) = &self.spill else { return Ok(&[]) };
+        let cached = i >= chunk.start && i < chunk.start + (chunk.bytes.len() / n) as u64;
+        if !cached {
+            let rows = (READ_CHUNK as u64).min(self.spilled - i) as usize;
+            chunk.bytes.resize(rows * n, 0);
+            chunk.start = i;
+            spill.read_at(i * n as u64, &mut chunk.bytes)?;
+        }
+        let at = (i - chunk.start) as usize * n;
+        Ok(&chunk.bytes[at..at + n])
+    }
+}
+
+/// Spilled rows read ahead.
+#[derive(Default)]
+struct Chunk {
+    bytes: Vec<u8>,
+    start: u64,
+}
+
+/// The rows of a run's frames and the engine's final reports of them.
+#[derive(Debug)]
+pub struct FrameRows {
+    spill_dir: Option<PathBuf>,
+    rows: SpilledRows,
+    reports: SpilledRows,
+    /// What the attribution needs of each report.
+    stops: Vec<FrameStop>,
     bottlenecks: Vec<Resource>,
     error: Option<SpillError>,
 }
@@ -92,47 +154,45 @@ fn decode(bytes: &[u8], engine: FrameReport, bottleneck: Resource) -> StreamFram
 }
 
 impl FrameRows {
-    /// Rows whose spill file goes to `dir` (the system's temporary folder when None).
+    /// Rows whose spill files go to `dir` (the system's temporary folder when None).
     pub fn new(spill_dir: Option<PathBuf>) -> Self {
-        FrameRows { spill_dir, ..FrameRows::default() }
+        FrameRows {
+            spill_dir,
+            rows: SpilledRows::new(FRAME_BYTES),
+            reports: SpilledRows::new(REPORT_BYTES),
+            stops: Vec::new(),
+            bottlenecks: Vec::new(),
+            error: None,
+        }
     }
 
     /// Frames recorded.
     pub fn len(&self) -> usize {
-        self.len as usize
+        self.rows.len as usize
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.rows.len == 0
     }
 
-    /// A finished frame's row (its `engine` and `bottleneck` are filled in on reading).
+    /// A finished frame's row (its `engine` and `bottleneck` are joined on reading).
     pub fn push(&mut self, row: &StreamFrame) {
-        encode(row, &mut self.buffer);
-        self.len += 1;
-        if self.buffer.len() >= BUFFERED_ROWS * FRAME_BYTES {
-            self.flush();
+        if let Err(e) = self.rows.push(self.spill_dir.as_deref(), |out| encode(row, out)) {
+            self.error.get_or_insert(e);
         }
     }
 
-    fn flush(&mut self) {
-        if self.error.is_some() {
-            self.buffer.clear();
-            return;
+    /// The engine's final report of the next frame (they come in frame order).
+    pub fn push_report(&mut self, report: &FrameReport) {
+        self.stops.push(FrameStop::from(report));
+        if let Err(e) = self.reports.push(self.spill_dir.as_deref(), |out| encode_report(report, out)) {
+            self.error.get_or_insert(e);
         }
-        let spill = match self.spill.take() {
-            Some(s) => Ok(s),
-            None => SpillFile::create(self.spill_dir.as_deref()),
-        };
-        let written = spill.and_then(|mut s| s.append(&self.buffer).map(|()| s));
-        match written {
-            Ok(s) => {
-                self.spill = Some(s);
-                self.spilled += (self.buffer.len() / FRAME_BYTES) as u64;
-            }
-            Err(e) => self.error = Some(e),
-        }
-        self.buffer.clear();
+    }
+
+    /// Where each frame's submission pass stopped (the reports handed over so far).
+    pub fn stops(&self) -> &[FrameStop] {
+        &self.stops
     }
 
     /// The first spill-file error (the run stops on it).
@@ -145,58 +205,51 @@ impl FrameRows {
         self.bottlenecks = b;
     }
 
-    /// The rows in frame order, each joined with its report (from `reports`, the engine's).
-    pub fn read<'a>(&'a self, reports: &'a [FrameReport]) -> FrameReader<'a> {
-        FrameReader { rows: self, reports, next: 0, chunk: Vec::new(), chunk_start: 0 }
+    /// The rows in frame order, each joined with its report.
+    pub fn read(&self) -> FrameReader<'_> {
+        FrameReader { rows: self, next: 0, row_chunk: Chunk::default(), report_chunk: Chunk::default() }
     }
 }
-
-/// Rows per spill read.
-const READ_CHUNK: u64 = 256;
 
 /// frames.csv's rows in order.
 pub struct FrameReader<'a> {
     rows: &'a FrameRows,
-    reports: &'a [FrameReport],
     next: u64,
-    chunk: Vec<u8>,
-    chunk_start: u64,
+    row_chunk: Chunk,
+    report_chunk: Chunk,
+}
+
+impl FrameReader<'_> {
+    fn row(&mut self, i: u64) -> Result<StreamFrame, SpillError> {
+        let all = self.rows;
+        let report = if i < all.reports.len {
+            decode_report(all.reports.get(i, &mut self.report_chunk)?)
+        } else {
+            FrameReport::default()
+        };
+        let bottleneck = all.bottlenecks.get(i as usize).copied().unwrap_or(Resource::None);
+        Ok(decode(all.rows.get(i, &mut self.row_chunk)?, report, bottleneck))
+    }
 }
 
 impl Iterator for FrameReader<'_> {
     type Item = Result<StreamFrame, SpillError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let rows = self.rows;
         let i = self.next;
-        if i >= rows.len {
+        if i >= self.rows.rows.len {
             return None;
         }
         self.next += 1;
-        let bytes = if i >= rows.spilled {
-            let at = (i - rows.spilled) as usize * FRAME_BYTES;
-            &rows.buffer[at..at + FRAME_BYTES]
-        } else {
-            let spill = rows.spill.as_ref()?;
-            if self.chunk.is_empty() || i >= self.chunk_start + (self.chunk.len() / FRAME_BYTES) as u64 {
-                let n = READ_CHUNK.min(rows.spilled - i) as usize;
-                self.chunk.resize(n * FRAME_BYTES, 0);
-                self.chunk_start = i;
-                if let Err(e) = spill.read_at(i * FRAME_BYTES as u64, &mut self.chunk) {
-                    self.next = rows.len;
-                    return Some(Err(e));
-                }
-            }
-            let at = (i - self.chunk_start) as usize * FRAME_BYTES;
-            &self.chunk[at..at + FRAME_BYTES]
-        };
-        let report = self.reports.get(i as usize).cloned().unwrap_or_default();
-        let bottleneck = rows.bottlenecks.get(i as usize).copied().unwrap_or(Resource::None);
-        Some(Ok(decode(bytes, report, bottleneck)))
+        let row = self.row(i);
+        if row.is_err() {
+            self.next = self.rows.rows.len;
+        }
+        Some(row)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = (self.rows.len - self.next) as usize;
+        let left = (self.rows.rows.len - self.next) as usize;
         (left, Some(left))
     }
 }
@@ -224,7 +277,7 @@ mod tests {
             frame,
             time: Time(rng.gen()),
             sampler,
-            engine: FrameReport { loads: rng.gen(), texels_analysed: rng.gen(), ..FrameReport::default() },
+            engine: random_report(rng),
             tiles_in_flight: rng.gen(),
             pool_used: rng.gen(),
             staging_used: rng.gen(),
@@ -238,6 +291,35 @@ mod tests {
         }
     }
 
+    fn random_report(rng: &mut impl Rng) -> FrameReport {
+        let mut t = || Time(rng.gen());
+        let (a, b, c, d, e, f, g, h, i, j, k) = (t(), t(), t(), t(), t(), t(), t(), t(), t(), t(), t());
+        FrameReport {
+            loads: rng.gen(),
+            evictions: rng.gen(),
+            became_visible: rng.gen(),
+            seen_list: rng.gen(),
+            bottleneck: [None, Some(crate::engine::Bottleneck::Pool), Some(crate::engine::Bottleneck::UploadCap)]
+                [rng.gen_range(0..3)],
+            texels_analysed: rng.gen(),
+            cpu_analysis: a,
+            cpu_sort: b,
+            cpu_submit: c,
+            cpu_minmip: d,
+            tiles_in_flight: rng.gen(),
+            pool_used: rng.gen(),
+            gpu: crate::engine::FrameGpu { submitted: e, render_start: f, feedback_ready: g },
+            gpu_render: h,
+            gpu_feedback: i,
+            minmip_texels_copied: rng.gen(),
+            pass_start: rng.gen_bool(0.5).then_some(j),
+            pass_end: rng.gen_bool(0.5).then_some(k),
+            pass_late: rng.gen(),
+            feedback_maps: rng.gen(),
+            feedback_maps_skipped: rng.gen(),
+        }
+    }
+
     #[test]
     fn rows_read_back_equal_what_was_pushed_across_spills() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
@@ -246,10 +328,12 @@ mod tests {
         for r in &rows {
             spilled.push(r);
         }
-        assert!(spilled.spill.is_some() && spilled.spilled > 0, "the test must spill");
+        for r in &rows {
+            spilled.push_report(&r.engine);
+        }
+        assert!(spilled.rows.spilled > 0 && spilled.reports.spilled > 0, "the test must spill");
         spilled.set_bottlenecks(rows.iter().map(|r| r.bottleneck).collect());
-        let reports: Vec<FrameReport> = rows.iter().map(|r| r.engine.clone()).collect();
-        let back: Vec<StreamFrame> = spilled.read(&reports).collect::<Result<_, _>>().expect("read back");
+        let back: Vec<StreamFrame> = spilled.read().collect::<Result<_, _>>().expect("read back");
         assert_eq!(back.len(), rows.len());
         for (b, r) in back.iter().zip(&rows) {
             assert_eq!(b, r);

@@ -89,7 +89,7 @@ impl StreamOutcome {
 
     /// frames.csv's rows in order, read back one at a time.
     pub fn frame_rows(&self) -> FrameReader<'_> {
-        self.frames.read(self.engine.frame_reports())
+        self.frames.read()
     }
 
     /// Every frames.csv row at once (tests and short runs: an hour holds ~100 k).
@@ -304,6 +304,7 @@ pub fn run_spilling(
                 },
                 bottleneck: Resource::None,
             });
+            engine.take_final_reports(&mut |r| rows.push_report(r));
             if let Some(e) = rows.take_error().or_else(|| engine.take_spill_error()) {
                 return Err(e.into());
             }
@@ -328,7 +329,8 @@ pub fn run_spilling(
     }
     io.finish(scenario.duration);
     engine.finish_records();
-    if let Some(e) = engine.take_spill_error() {
+    engine.finish_reports(&mut |r| rows.push_report(r));
+    if let Some(e) = engine.take_spill_error().or_else(|| rows.take_error()) {
         return Err(e.into());
     }
     debug_assert_eq!(rows.len(), records.starts().len());
@@ -337,7 +339,7 @@ pub fn run_spilling(
     let bottlenecks = attribution::attribute(
         &attribution::RunShape {
             starts: records.starts(),
-            reports: engine.frame_reports(),
+            stops: rows.stops(),
             drive_busy: records.drive_busy(),
             mdu_busy: records.mdu_busy(),
             mdu_units: scenario.hardware.mdu.units,
