@@ -156,11 +156,6 @@ impl TileDb {
     }
 
     /// The tile's current lifecycle record.
-    pub fn record(&self, id: TileId) -> Option<&TileRecord> {
-        self.records.get(self.state(id).record?)
-    }
-
-    /// The tile's current lifecycle record.
     pub(super) fn record_mut(&mut self, id: TileId) -> Option<&mut TileRecord> {
         let r = self.state(id).record?;
         self.records.get_mut(r)
