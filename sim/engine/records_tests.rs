@@ -41,15 +41,21 @@ fn records_finished_in_any_order_read_back_in_load_order_with_exact_stats() {
     // Enough to spill several times, some left unfinished until the end.
     let all: Vec<TileRecord> = (0..3 * PENDING_RECORDS + 123).map(|_| random_record(&mut rng)).collect();
     let mut store = RecordStore::default();
+    // Records open and finish interleaved, so finished records' slots are reused.
+    let mut live: Vec<u32> = Vec::new();
     for r in &all {
-        store.open(r.clone());
+        live.push(store.open(r.clone()));
+        if rng.gen_bool(0.6) {
+            let k = rng.gen_range(0..live.len());
+            store.finish(live.swap_remove(k));
+        }
     }
-    let mut order: Vec<u32> = (0..all.len() as u32).collect();
-    order.shuffle(&mut rng);
-    for &i in &order[..order.len() * 4 / 5] {
-        store.finish(i);
+    live.shuffle(&mut rng);
+    for &slot in &live[..live.len() / 2] {
+        store.finish(slot);
     }
     assert!(store.spill.is_some(), "the test must spill");
+    assert!(store.open.len() < all.len() / 2, "slots are reused: {}", store.open.len());
     assert_eq!(store.read().collect::<Result<Vec<_>, _>>().expect("read back"), all, "mid-run");
     store.finish_all();
     assert!(store.take_error().is_none());

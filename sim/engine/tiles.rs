@@ -56,7 +56,7 @@ pub struct TileState {
     pub io_done: bool,
     /// UpdateTileMappings for the load finished.
     pub mapped: bool,
-    /// Index of its current lifecycle record in [`TileDb::records`] (an unfinished one).
+    /// Slot of its current lifecycle record in [`TileDb::records`] (an unfinished one).
     pub record: Option<u32>,
     /// Consecutive failed loads (`hardware.faults`); back to 0 once a load succeeds.
     pub failures: u8,
