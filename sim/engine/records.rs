@@ -207,14 +207,17 @@ impl RecordStore {
         if self.finished {
             return;
         }
-        let mut open: Vec<(u32, TileRecord)> = self.open.drain(..).flatten().collect();
-        self.free.clear();
-        open.sort_unstable_by_key(|&(i, _)| i);
-        for (i, r) in &open {
+        // The slots move into `pending` and are freed: one copy of the records at a time.
+        let mut pending = std::mem::take(&mut self.pending);
+        let finished = pending.len();
+        pending.extend(std::mem::take(&mut self.open).into_iter().flatten());
+        self.free = Vec::new();
+        pending[finished..].sort_unstable_by_key(|&(i, _)| i);
+        for (i, r) in &pending[finished..] {
             self.settle(*i, r);
         }
-        self.pending.extend(open);
-        self.pending.sort_unstable_by_key(|&(i, _)| i);
+        pending.sort_unstable_by_key(|&(i, _)| i);
+        self.pending = pending;
         // Sorted once here (a nearest-rank percentile sorts in place), the stats read the
         // percentiles without sorting a copy of each series.
         let summary = &mut self.summary;
