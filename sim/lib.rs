@@ -212,6 +212,7 @@ pub mod report;
 pub mod run;
 pub mod scenario;
 pub mod scene;
+pub mod spill;
 pub mod stats;
 pub mod sweep;
 pub mod workload;

@@ -48,10 +48,23 @@ pub struct RunResult {
     pub stats: StatSet,
 }
 
-/// Runs `scenario` to its end. `progress(now, end)` is called now and then.
+/// Runs `scenario` to its end. `progress(now, end)` is called now and then. A streaming
+/// run spills its finished frames.csv rows and tiles.csv records to anonymous files in the
+/// system's temporary folder ([`run_in`] names the folder).
 pub fn run(
     scenario: &Scenario,
     options: RunOptions,
+    progress: &mut dyn FnMut(Time, Time),
+) -> Result<RunResult, RunError> {
+    run_in(scenario, options, None, progress)
+}
+
+/// [`run`] with a streaming run's spill files in `spill_dir` (`sfsim run` gives its output
+/// folder, so that nothing is written outside it); they are anonymous, so nothing remains.
+pub fn run_in(
+    scenario: &Scenario,
+    options: RunOptions,
+    spill_dir: Option<&std::path::Path>,
     progress: &mut dyn FnMut(Time, Time),
 ) -> Result<RunResult, RunError> {
     let started = Instant::now();
@@ -67,7 +80,9 @@ pub fn run(
             (Outcome::Io(o), stats, events, end)
         }
         Workload::Stream(cfg) => {
-            let o = stream::run(scenario, cfg, progress, &mut |_, _| {})?;
+            let components = stream::Components::from_scenario(scenario, cfg)?;
+            let spill = spill_dir.map(std::path::Path::to_path_buf);
+            let o = stream::run_spilling(scenario, cfg, components, spill, progress, &mut |_, _| {})?;
             let (stats, events) = (o.stats.clone(), o.events);
             (Outcome::Stream(Box::new(o)), stats, events, scenario.duration)
         }

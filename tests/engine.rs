@@ -32,8 +32,8 @@ fn every_load_passes_io_mdu_and_mapping_once_and_the_minmip_map_has_no_holes() {
     let o = run_checked("scenarios/quickstart.ron", &[]);
     let e = &o.engine;
     assert!(e.loads() > 100, "the quickstart must stream: {} loads", e.loads());
-    let visible = e.records().iter().filter(|r| r.visible.is_some()).count() as u64;
-    let decompressed = e.records().iter().filter(|r| r.decompressed.is_some()).count() as u64;
+    let visible = e.records().unwrap().into_iter().filter(|r| r.visible.is_some()).count() as u64;
+    let decompressed = e.records().unwrap().into_iter().filter(|r| r.decompressed.is_some()).count() as u64;
     // Each load is one DirectStorage request (besides one packed-tail request per texture
     // at creation); every visible tile was read, decompressed and mapped exactly once for
     // its load (one record per load).
@@ -41,7 +41,7 @@ fn every_load_passes_io_mdu_and_mapping_once_and_the_minmip_map_has_no_holes() {
     assert_eq!(o.request_latencies.len() - u64::from(e.tail_requests()) + e.tiles_in_flight() as u64, e.loads());
     assert!(e.tails_loaded_at().is_some(), "every packed tail was read through the IO path");
     assert!(visible <= decompressed && decompressed <= e.loads());
-    for r in e.records().iter().filter(|r| r.visible.is_some()) {
+    for r in e.records().unwrap().into_iter().filter(|r| r.visible.is_some()) {
         assert!(r.submitted.is_some() && r.read.is_some() && r.decompressed.is_some() && r.mapped.is_some(), "{r:?}");
     }
 }
@@ -69,7 +69,7 @@ fn refcount_eviction_keeps_the_invariants_and_evicts_after_its_delay() {
     let o = stream::run(&scenario, cfg, &mut |_, _| {}, &mut |e, r| e.check_invariants(r).unwrap()).unwrap();
     assert!(o.engine.evictions() > 0, "the roller-coaster leaves tiles behind");
     // No tile goes before 30 analysed frames without a reference: 0.5 s at 60 fps.
-    for r in o.engine.records().iter().filter(|r| r.evicted.is_some()) {
+    for r in o.engine.records().unwrap().into_iter().filter(|r| r.evicted.is_some()) {
         let held = r.evicted.unwrap().saturating_sub(r.visible.unwrap());
         assert!(held.as_secs_f64() >= 0.49, "{r:?} evicted after {held}");
     }
@@ -86,7 +86,7 @@ fn sample_grid_stays_within_the_hardware_bounds() {
     let period = o.frame_period.as_secs_f64();
     // Per frame, the drive never moves more than peak × frame time (plus one 64 KiB IO
     // that straddles a frame boundary).
-    for f in &o.frames {
+    for f in o.frames().unwrap() {
         assert!(f.nvme_bytes as f64 <= 2.4e9 * period + 65_536.0, "frame {}: {} B", f.frame, f.nvme_bytes);
     }
     assert!(stat(s, "engine.loads") > 0.0);
@@ -122,7 +122,7 @@ fn a_static_camera_reaches_a_steady_state_with_no_loads() {
     let sfsim::scenario::Workload::Stream(cfg) = &scenario.workload else { panic!("stream") };
     let o = stream::run(&scenario, cfg, &mut |_, _| {}, &mut |e, r| e.check_invariants(r).unwrap()).unwrap();
     assert!(o.engine.loads() > 50, "it must load what it sees first: {}", o.engine.loads());
-    let tail: Vec<_> = o.frames.iter().filter(|f| f.time.as_secs_f64() > 1.0).collect();
+    let tail: Vec<_> = o.frames().unwrap().into_iter().filter(|f| f.time.as_secs_f64() > 1.0).collect();
     assert!(
         tail.iter().all(|f| f.engine.loads == 0 && f.engine.evictions == 0 && f.tiles_in_flight == 0),
         "steady state after 1 s"
@@ -135,14 +135,14 @@ fn paint_mixer_keeps_evicting_and_reloading() {
     let o = run_checked("scenarios/stream/paint-mixer.ron", &["duration=3s"]);
     // Once the pool has filled (≈ 1.5 s), the two alternating views keep reclaiming each
     // other's standby tiles: evictions and loads in a large share of frames.
-    let late: Vec<_> = o.frames.iter().filter(|f| f.time.as_secs_f64() > 1.5).collect();
+    let late: Vec<_> = o.frames().unwrap().into_iter().filter(|f| f.time.as_secs_f64() > 1.5).collect();
     let evicting = late.iter().filter(|f| f.engine.evictions > 0).count();
     let loading = late.iter().filter(|f| f.engine.loads > 0).count();
     assert!(evicting * 4 > late.len(), "evictions in {evicting} of {} late frames", late.len());
     assert!(loading * 2 > late.len(), "loads in {loading} of {} late frames", late.len());
     // Tiles come back: more loads than distinct tiles ever loaded.
     let distinct: std::collections::HashSet<_> =
-        o.engine.records().iter().filter(|r| r.submitted.is_some()).map(|r| r.tile).collect();
+        o.engine.records().unwrap().into_iter().filter(|r| r.submitted.is_some()).map(|r| r.tile).collect();
     assert!(o.engine.loads() as usize > distinct.len(), "{} loads of {} tiles", o.engine.loads(), distinct.len());
 }
 
@@ -227,7 +227,7 @@ fn a_timing_only_run_has_the_full_runs_timing_and_no_quality() {
                 assert_eq!(f.value, t.value, "{writes}: {}", f.name);
             }
         }
-        assert!(full.frames.iter().zip(&timing.frames).all(|(f, t)| f.engine == t.engine
+        assert!(full.frames().unwrap().into_iter().zip(timing.frames().unwrap()).all(|(f, t)| f.engine == t.engine
             && f.sampler.texture_samples == t.sampler.texture_samples
             && t.sampler.quality_samples == 0));
     }
@@ -277,7 +277,7 @@ fn a_timing_only_report_says_so_and_leaves_quality_out() {
 #[test]
 fn tile_latency_stages_add_up_to_the_latency() {
     let o = run_checked("scenarios/quickstart.ron", &["duration=1500ms"]);
-    let visible: Vec<_> = o.engine.records().iter().filter(|r| r.visible.is_some()).collect();
+    let visible: Vec<_> = o.engine.records().unwrap().into_iter().filter(|r| r.visible.is_some()).collect();
     assert!(!visible.is_empty());
     for r in &visible {
         let sum: u64 = sfsim::engine::LATENCY_STAGES.iter().map(|s| (s.length)(r).unwrap().0).sum();
@@ -310,7 +310,8 @@ fn analysis_scans_every_map_texel_so_coarse_and_shared_maps_cut_it_as_the_sample
     assert!((0.74..=0.76).contains(&cut("SharedPerSet", &[])), "SharedPerSet cuts {}", cut("SharedPerSet", &[]));
     // Per analysed frame: every texel of every map — 64 sets × (16×32 + 32×32 + 16×32).
     let o = run_checked("scenarios/quickstart.ron", &["duration=200ms", "workload.render.resolution=(320, 180)"]);
-    let analysed: Vec<u64> = o.frames.iter().map(|f| f.engine.texels_analysed).filter(|&t| t > 0).collect();
+    let analysed: Vec<u64> =
+        o.frames().unwrap().into_iter().map(|f| f.engine.texels_analysed).filter(|&t| t > 0).collect();
     assert_eq!(analysed.len(), o.frames.len() - 2, "every frame after the readback delay");
     assert!(analysed.iter().all(|&t| t == 64 * (512 + 1024 + 512)), "{analysed:?}");
 }
@@ -371,7 +372,7 @@ fn a_feedback_budget_resolves_maps_round_robin_within_its_gpu_time() {
     );
     let full = run_checked("scenarios/quickstart.ron", &["duration=500ms", "workload.render.resolution=(320, 180)"]);
     let budget_ms = 0.1;
-    for f in &o.frames {
+    for f in o.frames().unwrap() {
         assert!(
             f.engine.gpu_feedback.as_ms_f64() <= budget_ms + 1e-12,
             "frame {}: {:?}",
@@ -380,10 +381,10 @@ fn a_feedback_budget_resolves_maps_round_robin_within_its_gpu_time() {
         );
         assert!(f.engine.feedback_maps > 0 && f.engine.feedback_maps < 192, "{}", f.engine.feedback_maps);
     }
-    let texels = |o: &StreamOutcome| o.frames.iter().map(|f| f.engine.texels_analysed).sum::<u64>();
+    let texels = |o: &StreamOutcome| o.frames().unwrap().into_iter().map(|f| f.engine.texels_analysed).sum::<u64>();
     assert!(texels(&o) < texels(&full), "fewer texels read back");
     // Round-robin: over the run every texture's map was resolved at least once.
-    let maps: u64 = o.frames.iter().map(|f| u64::from(f.engine.feedback_maps)).sum();
+    let maps: u64 = o.frames().unwrap().into_iter().map(|f| u64::from(f.engine.feedback_maps)).sum();
     assert!(maps >= 192, "{maps} maps over the run");
     assert!(stat(&o.stats, "gpu.feedback_maps") < 192.0);
     assert!(full.stats.get("gpu.feedback_maps").is_none(), "null without a budget");
@@ -439,8 +440,9 @@ fn city_flythrough_saturates_the_drive_in_bursts_and_names_it() {
     let s = &o.stats;
     assert!(stat(s, "nvme.window_min") >= 500.0, "window_min {}", stat(s, "nvme.window_min"));
     let bursts: Vec<f64> = o
-        .frames
-        .iter()
+        .frames()
+        .unwrap()
+        .into_iter()
         .filter(|f| f.io_waiting > 0)
         .map(|f| f.nvme_bytes as f64 / 1e6 / o.frame_period.as_secs_f64())
         .collect();

@@ -98,7 +98,7 @@ fn one_tile_through_every_stage(completions: Completions) {
     let mut rig = Rig::new(&scene, cfg, Policies::from_config(&cfg).unwrap());
     let asked = 10; // long after the packed tails arrived
     rig.frames(0, 20, asked..=asked);
-    let record = rig.engine.records().iter().find(|r| rig.engine.tile_coord(r.tile) == TILE).unwrap();
+    let record = rig.engine.records().unwrap().into_iter().find(|r| rig.engine.tile_coord(r.tile) == TILE).unwrap();
 
     let stream: TileStream = SyntheticContent::default().files(&[]).stream(0, BcFormat::Bc7, TILE);
     let (nvme, mdu, cpu, gpu) = (&rig.hw.nvme, &rig.hw.mdu, &cfg.cpu, &cfg.gpu);
@@ -148,7 +148,7 @@ fn one_tile_through_every_stage(completions: Completions) {
     // The latency split into its stages, each from the same closed form.
     let stage = |name: &str| {
         let s = LATENCY_STAGES.iter().find(|s| s.name == name).unwrap();
-        (s.length)(record).unwrap()
+        (s.length)(&record).unwrap()
     };
     assert_eq!(stage("readback"), analysed - requested);
     assert_eq!(stage("cpu_wait"), submitted - analysed);
@@ -157,7 +157,7 @@ fn one_tile_through_every_stage(completions: Completions) {
     assert_eq!(stage("mdu"), decompressed - read);
     assert_eq!(stage("mapping"), mapped.saturating_sub(decompressed));
     assert_eq!(stage("visibility"), visible - ready);
-    let sum = LATENCY_STAGES.iter().map(|s| (s.length)(record).unwrap().0).sum::<u64>();
+    let sum = LATENCY_STAGES.iter().map(|s| (s.length)(&record).unwrap().0).sum::<u64>();
     assert_eq!(Time(sum), visible - requested);
 }
 
@@ -183,7 +183,7 @@ fn timeout_evicts_at_the_first_frame_more_than_after_past_the_last_analysis_of_i
     // start of frame last + readback_frames (the feedback thread is idle).
     let expected = last + u64::from(cfg.readback_frames) + timeout.0 / PERIOD.0 + 1;
     rig.frames(0, expected + 5, 10..=last);
-    let record = rig.engine.records().iter().find(|r| rig.engine.tile_coord(r.tile) == TILE).unwrap();
+    let record = rig.engine.records().unwrap().into_iter().find(|r| rig.engine.tile_coord(r.tile) == TILE).unwrap();
     assert!(record.visible.is_some());
     assert_eq!(record.evicted, Some(Time(PERIOD.0 * expected)), "evicted after {timeout} unseen");
     assert_eq!(rig.engine.evictions(), 1);
@@ -202,7 +202,7 @@ fn refcount_evicts_after_exactly_its_unreferenced_frames() {
     // next frame start.
     let expected = last + u64::from(cfg.readback_frames) + u64::from(frames) + 2;
     rig.frames(0, expected + 5, 10..=last);
-    let record = rig.engine.records().iter().find(|r| rig.engine.tile_coord(r.tile) == TILE).unwrap();
+    let record = rig.engine.records().unwrap().into_iter().find(|r| rig.engine.tile_coord(r.tile) == TILE).unwrap();
     assert!(record.visible.is_some());
     assert_eq!(record.evicted, Some(Time(PERIOD.0 * expected)));
 }

@@ -51,7 +51,7 @@ fn the_engine_retries_never_shows_a_failed_tile_and_conserves_every_failure() {
         ["io_error", "timeout", "corrupt"].iter().map(|k| stat(s, &format!("request.failed.{k}"))).sum();
     assert!(failures <= path_failed);
     // A failed load's record never shows data in the pool; the tile loads again.
-    assert!(o.engine.records().iter().filter(|r| r.visible.is_some()).count() > 100);
+    assert!(o.engine.records().unwrap().into_iter().filter(|r| r.visible.is_some()).count() > 100);
     assert_eq!(stat(s, "mdu.units_lost"), 1.0);
     assert!(stat(s, "nvme.guarantee_violations") >= 1.0, "the throttle breaks the guarantee");
 

@@ -27,5 +27,6 @@ mod regress;
 mod scenario_errors;
 mod set_io;
 mod soak;
+mod spill;
 mod stat_names;
 mod sweep;

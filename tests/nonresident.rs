@@ -28,7 +28,7 @@ fn quickstart(filter: Filter, minmip: Option<MinMipFilter>, sets: &[&str]) -> Co
     let cfg = cfg.clone();
     let o = stream::run(&scenario, &cfg, &mut |_, _| {}, &mut |_, _| {}).unwrap();
     let mut c = Counts { reads: 0, nonresident: 0, nonresident_point: 0 };
-    for f in &o.frames {
+    for f in o.frames().unwrap() {
         c.reads += f.sampler.quality_samples;
         c.nonresident += f.sampler.nonresident_reads;
         c.nonresident_point += f.sampler.nonresident_reads_point;

@@ -72,7 +72,7 @@ fn verify_all_checks_every_loaded_tile_and_finds_no_mismatch() {
     let dir = tempfile::tempdir().unwrap();
     write_containers(dir.path());
     let o = run(&scenario(dir.path(), &THREE, "All")).unwrap();
-    let loaded = o.engine.records().iter().filter(|r| r.decompressed.is_some()).count() as f64;
+    let loaded = o.engine.records().unwrap().into_iter().filter(|r| r.decompressed.is_some()).count() as f64;
     assert!(loaded > 50.0, "the run must stream: {loaded} tiles loaded");
     assert_eq!(stat(&o.stats, "content.verified_tiles"), loaded, "verify: All checks every completed tile");
     assert_eq!(stat(&o.stats, "content.hash_mismatches"), 0.0);
@@ -93,8 +93,9 @@ fn nvme_bytes_are_the_containers_stream_sizes() {
         content.stream(t, scene.textures[t as usize].format, o.engine.tile_coord(r.tile)).compressed.0
     };
     // Bytes of loads whose read finished ≤ bytes the drive moved ≤ bytes of every submitted load.
-    let read: u64 = o.engine.records().iter().filter(|r| r.read.is_some()).map(&size).sum();
-    let submitted: u64 = o.engine.records().iter().filter(|r| r.submitted.is_some()).map(&size).sum();
+    let read: u64 = o.engine.records().unwrap().into_iter().filter(|r| r.read.is_some()).map(|r| size(&r)).sum();
+    let submitted: u64 =
+        o.engine.records().unwrap().into_iter().filter(|r| r.submitted.is_some()).map(|r| size(&r)).sum();
     assert_eq!(o.trace_spans.transfers_left_out, 0);
     let nvme: u64 = o.trace_spans.transfers.iter().map(|t| t.bytes).sum::<u64>() - o.engine.tail_bytes();
     assert!(read > 0 && read <= nvme && nvme <= submitted, "{read} ≤ {nvme} ≤ {submitted}");
@@ -117,7 +118,8 @@ fn a_corrupted_stream_is_reported_as_mismatches_not_a_failure() {
     std::fs::write(&path, bytes).unwrap();
     let o = run(&scenario(dir.path(), &THREE, "All")).unwrap();
     let (verified, bad) = (stat(&o.stats, "content.verified_tiles"), stat(&o.stats, "content.hash_mismatches"));
-    let diffuse = o.engine.records().iter().filter(|r| r.decompressed.is_some() && r.tile.texture % 3 == 0).count();
+    let diffuse =
+        o.engine.records().unwrap().into_iter().filter(|r| r.decompressed.is_some() && r.tile.texture % 3 == 0).count();
     assert!(diffuse > 0 && bad == diffuse as f64, "{bad} mismatches, {diffuse} diffuse tiles loaded");
     assert!(bad < verified, "normal and specular tiles still verify: {bad} of {verified}");
 }
@@ -218,13 +220,18 @@ fn a_set_container_streams_shared_per_set_with_adjacent_companions() {
     let Workload::Stream(cfg) = &mut s.workload else { unreachable!() };
     cfg.engine.feedback = sfsim::engine::FeedbackPolicyKind::SharedPerSet;
     let o = run(&s).unwrap();
-    let loaded = o.engine.records().iter().filter(|r| r.decompressed.is_some()).count() as f64;
+    let loaded = o.engine.records().unwrap().into_iter().filter(|r| r.decompressed.is_some()).count() as f64;
     assert!(loaded > 50.0, "the run must stream: {loaded} tiles loaded");
     assert_eq!(stat(&o.stats, "content.verified_tiles"), loaded);
     assert_eq!(stat(&o.stats, "content.hash_mismatches"), 0.0);
     // Every texture set took tiles from the set container (all three kinds loaded).
     for kind in 0..3 {
-        assert!(o.engine.records().iter().any(|r| r.decompressed.is_some() && r.tile.texture % 3 == kind));
+        assert!(o
+            .engine
+            .records()
+            .unwrap()
+            .into_iter()
+            .any(|r| r.decompressed.is_some() && r.tile.texture % 3 == kind));
     }
 
     let Workload::Stream(cfg) = &s.workload else { unreachable!() };
@@ -278,7 +285,8 @@ fn a_corrupted_set_member_is_reported_as_mismatches() {
     std::fs::write(&path, bytes).unwrap();
     let o = run(&scenario(dir.path(), &["set.sfsset"], "All")).unwrap();
     let (verified, bad) = (stat(&o.stats, "content.verified_tiles"), stat(&o.stats, "content.hash_mismatches"));
-    let diffuse = o.engine.records().iter().filter(|r| r.decompressed.is_some() && r.tile.texture % 3 == 0).count();
+    let diffuse =
+        o.engine.records().unwrap().into_iter().filter(|r| r.decompressed.is_some() && r.tile.texture % 3 == 0).count();
     assert!(diffuse > 0 && bad == diffuse as f64, "{bad} mismatches, {diffuse} diffuse tiles loaded");
     assert!(bad < verified);
 }

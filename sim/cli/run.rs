@@ -1,7 +1,7 @@
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use sfsim::output::write_run;
-use sfsim::run::{run, RunOptions};
+use sfsim::run::{run_in, RunOptions};
 use sfsim::scenario::{Override, Scenario};
 use sfsim_models::units::Time;
 use std::path::PathBuf;
@@ -65,9 +65,9 @@ pub fn execute(args: RunArgs) -> anyhow::Result<()> {
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("reports/out").join(&scenario.name));
     sfsim::output::prepare_dir(&out)?;
     let mut progress = Progress::new(args.quiet);
-    let result =
-        run(&scenario, RunOptions { host_stats: !args.no_host_stats }, &mut |now, end| progress.update(now, end))
-            .with_context(|| format!("{}: run failed", args.file.display()))?;
+    let options = RunOptions { host_stats: !args.no_host_stats };
+    let result = run_in(&scenario, options, Some(&out), &mut |now, end| progress.update(now, end))
+        .with_context(|| format!("{}: run failed", args.file.display()))?;
     progress.finish();
     write_run(&out, &scenario, &result.outcome, &result.stats)?;
     if !args.quiet {

@@ -110,7 +110,7 @@ impl Engine {
         let frame = self.reports.len().checked_sub(1).ok_or(EngineError::FrameOrder)?;
         let gpu = self.cfg.gpu;
         let texels = self.feedback_texels(renderer);
-        let report = &mut self.reports[frame];
+        let report = self.reports.last_mut().ok_or(EngineError::FrameOrder)?;
         let queue = &mut self.timeline.gpu;
         let (_, copied) =
             queue.run(report.gpu.submitted, Time(gpu.minmip_copy_per_texel.0 * report.minmip_texels_copied));
@@ -223,9 +223,24 @@ impl Engine {
         }
     }
 
-    /// Each frame's report, in order (a frame's pass may still be running for the last).
-    pub fn frame_reports(&self) -> &[FrameReport] {
-        &self.reports
+    /// The frames' reports not yet handed over by
+    /// [`take_final_reports`](Engine::take_final_reports), in order (a frame's pass may
+    /// still be running).
+    pub fn frame_reports(&self) -> &std::collections::VecDeque<FrameReport> {
+        self.reports.live()
+    }
+
+    /// Hands over, in frame order, the reports that can no longer change: frames before
+    /// the latest one whose feedback pass is over (or had none due).
+    pub fn take_final_reports(&mut self, out: &mut dyn FnMut(&FrameReport)) {
+        let latest = self.reports.len().saturating_sub(1);
+        let bound = self.feedback.oldest_frame().map_or(latest, |f| f.min(latest));
+        self.reports.release_before(bound, out);
+    }
+
+    /// The run is over: hands over every report left.
+    pub fn finish_reports(&mut self, out: &mut dyn FnMut(&FrameReport)) {
+        self.reports.release_before(usize::MAX, out);
     }
 
     /// When the work between frames ran: mapping calls, MinMip uploads, the streaming

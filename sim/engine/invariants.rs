@@ -3,6 +3,7 @@
 //! are in order.
 
 use super::minmip::resident_mip;
+use super::records::lifecycle_violation;
 use super::tiles::Status;
 use super::{Engine, TileId};
 use crate::scene::FeedbackRenderer;
@@ -69,7 +70,7 @@ impl Engine {
                     for mip in expected..first_packed {
                         let c = TileCoord { mip, x: x >> mip, y: y >> mip };
                         let s = self.db.state(self.db.id(t, c));
-                        let visible = s.record.and_then(|r| self.records().get(r as usize)).and_then(|r| r.visible);
+                        let visible = s.record.and_then(|r| self.db.records().get(r)).and_then(|r| r.visible);
                         if s.status != Status::Resident || visible.is_none() {
                             return Err(format!(
                                 "texture {t} MinMip ({x},{y}) shows mip {expected} but {c:?} is {:?}",
@@ -80,45 +81,26 @@ impl Engine {
                 }
             }
         }
-        // A load that failed is never visible, and no resident tile rests on one.
-        for &r in &self.retry.failed_records {
-            if let Some(rec) = self
-                .records()
-                .get(r as usize)
-                .filter(|rec| rec.visible.is_some() || rec.mapped.is_some() && rec.decompressed.is_some())
-            {
+        // A load that failed is never visible, and no resident tile rests on one (finished
+        // records were checked as they finished).
+        let records = self.db.records();
+        for rec in records.unfinished_failed() {
+            if rec.visible.is_some() || rec.mapped.is_some() && rec.decompressed.is_some() {
                 return Err(format!("{rec:?}: a failed load was made visible"));
             }
         }
         for id in self.lists.resident.ids() {
             let s = self.db.state(*id);
-            if s.failed || s.record.is_some_and(|r| self.retry.failed_records.contains(&r)) {
+            if s.failed || s.record.is_some_and(|r| records.is_failed(r)) {
                 return Err(format!("{id:?} is resident but its load failed"));
             }
         }
-        // Lifecycle order of every load.
-        for r in self.records() {
-            let order = [r.submitted, r.read, r.decompressed];
-            let mut last = Some(r.requested);
-            for t in order.into_iter().flatten() {
-                if last.is_some_and(|l| t < l) {
-                    return Err(format!("{r:?}: lifecycle times out of order"));
-                }
-                last = Some(t);
-            }
-            if let Some(v) = r.visible {
-                let (Some(d), Some(m)) = (r.decompressed, r.mapped) else {
-                    return Err(format!("{r:?}: visible before it was decompressed and mapped"));
-                };
-                if v < d || v < m {
-                    return Err(format!("{r:?}: visible before its data and mapping were ready"));
-                }
-            }
-            if let (Some(e), Some(v)) = (r.evicted, r.visible) {
-                if e < v {
-                    return Err(format!("{r:?}: evicted before visible"));
-                }
-            }
+        // Lifecycle order of every load: finished ones were checked as they finished.
+        if let Some(v) = records.violation() {
+            return Err(v.to_string());
+        }
+        if let Some(v) = records.unfinished().find_map(|r| lifecycle_violation(r, false)) {
+            return Err(v);
         }
         Ok(())
     }

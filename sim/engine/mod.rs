@@ -19,6 +19,7 @@ mod error;
 pub mod eviction;
 pub mod feedback;
 mod frame;
+mod frame_reports;
 mod invariants;
 mod lifecycle;
 pub mod load_order;
@@ -28,6 +29,7 @@ mod minmip;
 mod packed;
 mod pass;
 mod pool;
+mod records;
 mod report;
 mod resident;
 mod retry;
@@ -42,9 +44,13 @@ pub use corrupt::CorruptCheck;
 pub use error::EngineError;
 pub use eviction::{EvictionKind, EvictionPolicy};
 pub use feedback::{FeedbackPolicy, FeedbackPolicyKind, TextureGroup};
+pub use frame_reports::{decode as decode_report, encode as encode_report, ReportTotals, REPORT_BYTES};
 pub use lifecycle::{LatencyStage, TileRecord, LATENCY_STAGES};
 pub use load_order::{LoadOrder, LoadOrderKind, SeenTile};
 pub use packed::{PackedConfig, PackedContent, Verifier, Verify};
+pub use records::{
+    decode as decode_record, encode as encode_record, RecordReader, RecordStore, RecordSummary, RECORD_BYTES,
+};
 pub use report::{Bottleneck, FrameReport};
 pub use retry::RetryConfig;
 pub use tiles::{Status, TileDb, TileId, TileState};
@@ -52,6 +58,7 @@ pub use timeline::{Completions, FrameGpu, FrameWork, GpuCosts, QueueSpans};
 
 use crate::iopath::{Completed, IoPath};
 use crate::scene::FeedbackRenderer;
+use frame_reports::FrameReports;
 use loads::{request_for, InFlight, InFlightRequests};
 use mapping::MappingQueue;
 use minmip::MinMipMaps;
@@ -138,7 +145,7 @@ pub struct Engine {
     timeline: Timeline,
     frame_period: Time,
     /// One report per frame begun (a frame's pass may finish after the next frame began).
-    reports: Vec<FrameReport>,
+    reports: FrameReports,
     policies: Policies,
     content: Box<dyn ContentModel>,
     counters: EngineCounters,
@@ -169,7 +176,7 @@ impl Engine {
             feedback: FeedbackThread::default(),
             timeline: Timeline::default(),
             frame_period,
-            reports: Vec::new(),
+            reports: FrameReports::default(),
             policies,
             content,
             counters: EngineCounters::default(),
@@ -223,9 +230,27 @@ impl Engine {
         &self.db
     }
 
-    /// Every load's lifecycle record (tiles.csv).
-    pub fn records(&self) -> &[TileRecord] {
-        self.db.records()
+    /// Every load's lifecycle record (tiles.csv), in load order, read back from the spill
+    /// file where finished ones went: for tests and small runs (tiles.csv reads them
+    /// through [`TileDb::records`] one at a time).
+    pub fn records(&self) -> Result<Vec<TileRecord>, crate::spill::SpillError> {
+        self.db.records().read().collect()
+    }
+
+    /// Where finished lifecycle records are spilled (the system's temporary folder when
+    /// None).
+    pub fn set_spill_dir(&mut self, dir: Option<std::path::PathBuf>) {
+        self.db.records_mut().set_spill_dir(dir);
+    }
+
+    /// The run is over: every lifecycle record is final (its stats complete).
+    pub fn finish_records(&mut self) {
+        self.db.records_mut().finish_all();
+    }
+
+    /// The first error writing finished records out, if any (the run stops on it).
+    pub fn take_spill_error(&mut self) -> Option<crate::spill::SpillError> {
+        self.db.records_mut().take_error()
     }
 
     /// A tile's state.

@@ -53,6 +53,12 @@ pub(super) struct FeedbackThread {
 }
 
 impl FeedbackThread {
+    /// The earliest frame whose report a pass may still change (its pass runs or its
+    /// feedback is due); later feedback goes to frames not begun yet.
+    pub fn oldest_frame(&self) -> Option<usize> {
+        [self.pass.as_ref().map(|p| p.frame), self.due.front().map(|d| d.frame)].into_iter().flatten().min()
+    }
+
     /// Queues frame `frame`'s feedback; feedback written `readback_frames` frames ago becomes
     /// due for that frame's pass.
     pub fn push(&mut self, feedback: Feedback, readback_frames: u32, frame: usize, frame_start: Time) {

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use sfsim_models::nvme::IoStatus;
 use sfsim_models::units::Time;
 use sfsim_models::ConfigError;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 
 /// How the engine retries failed loads (`workload.engine.retry`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,8 +77,6 @@ pub(super) struct Retries {
     pub give_ups: u64,
     /// Packed tails to read again: when, the texture, its consecutive failures.
     pub tails: VecDeque<(Time, u32, u32)>,
-    /// Lifecycle records of loads that failed (they must never become visible).
-    pub failed_records: BTreeSet<u32>,
 }
 
 impl Engine {
@@ -100,7 +98,7 @@ impl Engine {
             }
             InFlight::Tile { tile, .. } => {
                 if let Some(r) = self.db.state(tile).record {
-                    self.retry.failed_records.insert(r);
+                    self.db.records_mut().mark_failed(r);
                 }
                 if let Some(r) = self.db.record_mut(tile) {
                     r.issued = Some(c.issued);
@@ -140,9 +138,9 @@ impl Engine {
         s.io_done = false;
         s.mapped = false;
         s.failed = false;
-        s.record = None;
         s.failures = failures.min(u32::from(u8::MAX)) as u8;
         s.retry_after = now + self.cfg.retry.backoff_after(failures);
+        self.db.unlink_record(id);
         self.lists.backing_off.push(id);
     }
 

@@ -2,12 +2,13 @@
 //! sample's statistics: tiles in flight, virtual size, pool capacity and occupancy,
 //! latency, bottlenecks, per-mip residency and access, CPU time per subsystem).
 
+use super::frame_reports::ReportTotals;
 use super::lifecycle::LATENCY_STAGES;
 use super::loads::TailLoads;
-use super::report::{Bottleneck, FrameReport};
+use super::report::Bottleneck;
 use super::tiles::TileId;
 use super::Engine;
-use crate::stats::{percentile, StatSet, LATENCY_POINTS};
+use crate::stats::{StatSet, LATENCY_POINTS};
 use sfsim_models::units::Time;
 
 #[derive(Debug, Default)]
@@ -52,24 +53,23 @@ impl Engine {
         &self.counters.access_per_mip
     }
 
-    /// Tile latencies (first requested → visible), sorted.
+    /// Tile latencies (first requested → visible) of the loads finished so far (all of
+    /// them once the run is over), sorted: every one up to
+    /// [`EXACT_SAMPLES`](crate::stats::EXACT_SAMPLES), else that many quantiles.
     pub fn tile_latencies(&self) -> Vec<Time> {
-        let mut l: Vec<Time> =
-            self.records().iter().filter_map(|r| r.visible.map(|v| v.saturating_sub(r.requested))).collect();
-        l.sort_unstable();
-        l
+        self.db.records().summary().latencies.cdf_samples(crate::stats::EXACT_SAMPLES)
     }
 
     /// Latency, load, pool, virtual-size, bottleneck and CPU stats; `frame_period` turns
     /// latency into frames.
     pub fn push_stats(&self, s: &mut StatSet, frame_period: Time) {
-        let latencies = self.tile_latencies();
-        s.push_percentiles_ms("tile.latency", &latencies, &LATENCY_POINTS[..3], |n| {
+        let mut latencies = self.db.records().summary().latencies.clone();
+        s.push_latency_percentiles_ms("tile.latency", &mut latencies, &LATENCY_POINTS[..3], |n| {
             format!("tile latency {n}: render start of the frame whose feedback first asked for it → visible")
         });
         s.push(
             "tile.latency_frames.p95",
-            percentile(&latencies, 95).map(|t| t.0 as f64 / frame_period.0 as f64),
+            latencies.percentile(95).map(|t| t.0 as f64 / frame_period.0 as f64),
             "frames",
             "tile latency p95 in frames",
         );
@@ -92,24 +92,21 @@ impl Engine {
         s.push("engine.evictions", Some(c.evictions as f64), "count", "tiles evicted (unmapped and freed)");
         s.push(
             "engine.tiles_loaded",
-            Some(self.records().iter().filter(|r| r.visible.is_some()).count() as f64),
+            Some(self.db.records().summary().visible() as f64),
             "count",
             "tile loads that became visible",
         );
-        let f = &self.reports;
-        let n = f.len().max(1) as f64;
-        let tiles_in_flight_max = f.iter().map(|r| r.tiles_in_flight).max().unwrap_or(0);
-        let tiles_in_flight_sum: u64 = f.iter().map(|r| r.tiles_in_flight).sum();
-        let pool_used_max = f.iter().map(|r| r.pool_used).max().unwrap_or(0);
+        let f = self.reports.totals();
+        let n = f.frames.max(1) as f64;
         s.push(
             "engine.tiles_in_flight.max",
-            Some(tiles_in_flight_max as f64),
+            Some(f.tiles_in_flight_max as f64),
             "tiles",
             "most tiles between submission and completion at a frame start",
         );
         s.push(
             "engine.tiles_in_flight.mean",
-            Some(tiles_in_flight_sum as f64 / n),
+            Some(f.tiles_in_flight_sum as f64 / n),
             "tiles",
             "tiles in flight, mean over frames",
         );
@@ -117,7 +114,7 @@ impl Engine {
         s.push("pool.capacity", Some(capacity), "tiles", "64 KiB slots in the tile pool");
         s.push(
             "pool.occupancy.max",
-            Some(f64::from(pool_used_max) / capacity.max(1.0)),
+            Some(f64::from(f.pool_used_max) / capacity.max(1.0)),
             "fraction",
             "highest share of pool slots in use",
         );
@@ -134,8 +131,7 @@ impl Engine {
             "GB",
             "total virtual size of all textures (tiles × 64 KiB)",
         );
-        for b in Bottleneck::ALL {
-            let count = f.iter().filter(|r| r.bottleneck == Some(b)).count();
+        for (b, count) in Bottleneck::ALL.into_iter().zip(f.stops) {
             s.push(
                 &format!("engine.submission_stop.{}", b.name()),
                 Some(count as f64 / n),
@@ -143,36 +139,34 @@ impl Engine {
                 format!("share of frames whose submission pass stopped on: {}", b.name()),
             );
         }
-        let mean_ms = |t: fn(&FrameReport) -> Time| f.iter().map(|r| t(r).as_ms_f64()).sum::<f64>() / n;
-        let [analysis, sort, submit, minmip] =
-            [(|r| r.cpu_analysis) as fn(&FrameReport) -> Time, |r| r.cpu_sort, |r| r.cpu_submit, |r| r.cpu_minmip]
-                .map(mean_ms);
+        let [analysis, sort, submit, minmip, render, feedback] = f.ms.map(|sum| sum / n);
         s.push("cpu.analysis", Some(analysis), "ms/frame", "modeled CPU time of feedback analysis per frame");
         s.push("cpu.sort", Some(sort), "ms/frame", "modeled CPU time of sorting Seen Tiles per frame");
         s.push("cpu.submit", Some(submit), "ms/frame", "modeled CPU time of building DirectStorage requests per frame");
         s.push("cpu.minmip", Some(minmip), "ms/frame", "modeled CPU time of MinMip updates per frame");
-        self.push_timeline_stats(s, mean_ms);
+        self.push_timeline_stats(s, &f, [render, feedback]);
     }
 
     /// The frame timeline: GPU time per frame, how busy each queue and thread was, and how
     /// many frames overran.
-    fn push_timeline_stats(&self, s: &mut StatSet, mean_ms: impl Fn(fn(&FrameReport) -> Time) -> f64) {
+    fn push_timeline_stats(&self, s: &mut StatSet, f: &ReportTotals, [render, feedback]: [f64; 2]) {
         let t = &self.timeline;
-        s.push("gpu.render", Some(mean_ms(|r| r.gpu_render)), "ms/frame", "modeled GPU time of the frame's render");
+        let n_frames = f.frames.max(1) as f64;
+        s.push("gpu.render", Some(render), "ms/frame", "modeled GPU time of the frame's render");
         s.push(
             "gpu.feedback",
-            Some(mean_ms(|r| r.gpu_feedback)),
+            Some(feedback),
             "ms/frame",
             "modeled GPU time of the feedback resolve and copy (and GpuAnalysis's pass)",
         );
         let budgeted = self.cfg.gpu.feedback_budget.is_some();
         s.push(
             "gpu.feedback_maps",
-            budgeted.then(|| self.reports.iter().map(|r| f64::from(r.feedback_maps)).sum::<f64>() / n_frames(self)),
+            budgeted.then(|| f.feedback_maps / n_frames),
             "maps/frame",
             "feedback maps resolved per frame within engine.gpu.feedback_budget (null without a budget)",
         );
-        let span = self.reports.len() as u64 * self.frame_period.0;
+        let span = f.frames * self.frame_period.0;
         let share = |busy: Time| Some(if span == 0 { 0.0 } else { busy.0 as f64 / span as f64 });
         s.push("gpu.busy", share(t.gpu.busy()), "fraction", "share of the run the GPU direct queue was busy");
         s.push("gpu.copy_busy", share(t.copy.busy()), "fraction", "share of the run the GPU copy queue was busy");
@@ -190,7 +184,7 @@ impl Engine {
         );
         s.push(
             "cpu.begin_frame",
-            Some(t.begin_frame_cpu.as_ms_f64() / n_frames(self)),
+            Some(t.begin_frame_cpu.as_ms_f64() / n_frames),
             "ms/frame",
             "modeled CPU time of BeginFrame on the render thread (MinMip updates, evictions)",
         );
@@ -211,12 +205,14 @@ impl Engine {
     /// Mean and p95 of each stage of the visible tiles' latency (the means add up to the
     /// mean tile latency).
     fn push_stage_stats(&self, s: &mut StatSet) {
-        let visible: Vec<_> = self.records().iter().filter(|r| r.visible.is_some()).collect();
-        for stage in &LATENCY_STAGES {
-            let mut lengths: Vec<Time> = visible.iter().filter_map(|r| (stage.length)(r)).collect();
-            lengths.sort_unstable();
-            let total: u128 = lengths.iter().map(|t| u128::from(t.0)).sum();
-            let mean = (!lengths.is_empty()).then(|| total as f64 / lengths.len() as f64 / 1e9);
+        let stages = &self.db.records().summary().stages;
+        for (i, stage) in LATENCY_STAGES.iter().enumerate() {
+            let (mean, p95) = match stages.get(i) {
+                Some((lengths, total)) if !lengths.is_empty() => {
+                    (Some(*total as f64 / lengths.len() as f64 / 1e9), lengths.percentile_of(95))
+                }
+                _ => (None, None),
+            };
             s.push(
                 &format!("tile.stage.{}.mean", stage.name),
                 mean,
@@ -225,7 +221,7 @@ impl Engine {
             );
             s.push(
                 &format!("tile.stage.{}.p95", stage.name),
-                percentile(&lengths, 95).map(|t| t.as_ms_f64()),
+                p95.map(|t| t.as_ms_f64()),
                 "ms",
                 format!("tile latency stage p95: {}", stage.spans),
             );
@@ -253,8 +249,4 @@ impl Engine {
         }
         self.policies.eviction.push_stats(s);
     }
-}
-
-fn n_frames(e: &Engine) -> f64 {
-    e.reports.len().max(1) as f64
 }

@@ -116,7 +116,7 @@ impl Engine {
 
     fn seen_tile(&self, id: TileId) -> SeenTile {
         let state = self.db.state(id);
-        let requested = state.record.map_or(state.last_seen, |r| self.db.records()[r as usize].requested);
+        let requested = state.record.and_then(|r| self.db.records().get(r)).map_or(state.last_seen, |r| r.requested);
         SeenTile { id, mip: self.db.coord(id).mip, last_seen: state.last_seen, requested }
     }
 

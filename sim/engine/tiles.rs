@@ -5,6 +5,7 @@
 //! Policies read it through [`TileDb`]'s accessors; only the engine changes it.
 
 use super::lifecycle::TileRecord;
+use super::records::RecordStore;
 use sfsim_models::texture::{TextureDesc, TileCoord, TileGrid};
 use sfsim_models::units::Time;
 
@@ -55,7 +56,7 @@ pub struct TileState {
     pub io_done: bool,
     /// UpdateTileMappings for the load finished.
     pub mapped: bool,
-    /// Index of its current lifecycle record in [`TileDb::records`].
+    /// Slot of its current lifecycle record in [`TileDb::records`] (an unfinished one).
     pub record: Option<u32>,
     /// Consecutive failed loads (`hardware.faults`); back to 0 once a load succeeds.
     pub failures: u8,
@@ -93,7 +94,7 @@ struct TextureTiles {
 /// Every tile's state, plus the lifecycle record of every load.
 pub struct TileDb {
     textures: Vec<TextureTiles>,
-    records: Vec<TileRecord>,
+    records: RecordStore,
 }
 
 impl TileDb {
@@ -106,7 +107,7 @@ impl TileDb {
                 states: vec![TileState::default(); d.standard_tile_count() as usize],
             })
             .collect();
-        TileDb { textures, records: Vec::new() }
+        TileDb { textures, records: RecordStore::default() }
     }
 
     /// Textures in the database (the scene's, in scene order).
@@ -143,25 +144,41 @@ impl TileDb {
         TileId { texture, index: self.grid(texture).tile_index(coord) }
     }
 
-    /// Every load's lifecycle record, in the order tiles were first requested.
-    pub fn records(&self) -> &[TileRecord] {
+    /// Every load's lifecycle record: the unfinished ones, what the finished ones add to
+    /// the stats, and (once the run is over) all of them in the order tiles were first
+    /// requested.
+    pub fn records(&self) -> &RecordStore {
         &self.records
+    }
+
+    pub(super) fn records_mut(&mut self) -> &mut RecordStore {
+        &mut self.records
     }
 
     /// The tile's current lifecycle record.
     pub(super) fn record_mut(&mut self, id: TileId) -> Option<&mut TileRecord> {
         let r = self.state(id).record?;
-        self.records.get_mut(r as usize)
+        self.records.get_mut(r)
     }
 
-    /// Starts a lifecycle record for the tile's new request.
+    /// Starts a lifecycle record for the tile's new request (the one it had is final).
     pub(super) fn open_record(&mut self, id: TileId, requested: Time) {
-        self.records.push(TileRecord::new(id, requested));
-        self.state_mut(id).record = Some(self.records.len() as u32 - 1);
+        let r = self.records.open(TileRecord::new(id, requested));
+        if let Some(old) = self.state_mut(id).record.replace(r) {
+            self.records.finish(old);
+        }
+    }
+
+    /// The tile no longer has a lifecycle record (its last one is final).
+    pub(super) fn unlink_record(&mut self, id: TileId) {
+        if let Some(old) = self.state_mut(id).record.take() {
+            self.records.finish(old);
+        }
     }
 
     /// Back to Absent, keeping only when it was last seen.
     pub(super) fn forget(&mut self, id: TileId) {
+        self.unlink_record(id);
         let last_seen = self.state(id).last_seen;
         *self.state_mut(id) = TileState { last_seen, ..TileState::default() };
     }

@@ -18,6 +18,8 @@ pub enum OutputError {
     Write { path: PathBuf, source: std::io::Error },
     #[error(transparent)]
     Report(#[from] crate::report::ReportError),
+    #[error(transparent)]
+    Spill(#[from] crate::spill::SpillError),
 }
 
 pub(crate) fn write(dir: &Path, name: &str, text: &str) -> Result<PathBuf, OutputError> {
@@ -81,7 +83,9 @@ pub fn write_run(
 
 mod decimal;
 pub mod picture;
+mod series;
 mod stream;
+mod stream_plots;
 pub mod trace;
 mod trace_files;
 pub mod vcd;

@@ -1,15 +1,15 @@
 //! Outputs of a streaming run: frames.csv, tiles.csv, plots and the report (trace.json and
 //! signals.vcd are written by `trace_files`).
 
+use super::stream_plots::FrameSeries;
 use super::{
-    decimal, header, percentile_markers, scenario_and_stats_files, stat_rows, write, write_scenario_and_stats,
-    OutputError,
+    decimal, header, percentile_markers, scenario_and_stats_files, stat_rows, write_scenario_and_stats, OutputError,
 };
-use crate::engine::TileDb;
-use crate::report::{CdfPlot, HLine, LinePlot, Plot, Report, Series};
+use crate::engine::{TileDb, TileRecord};
+use crate::report::{CdfPlot, HLine, Plot, Report};
 use crate::scenario::Scenario;
 use crate::stats::StatSet;
-use crate::workload::stream::{StreamFrame, StreamOutcome, MIP_COLUMNS};
+use crate::workload::stream::{StreamFrame, StreamOutcome};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -183,17 +183,45 @@ pub fn frame_columns() -> impl Iterator<Item = (&'static str, &'static str)> {
     FRAME_COLUMNS.iter().map(|c| (c.name, c.unit))
 }
 
-fn frames_csv(o: &StreamOutcome) -> String {
+/// A buffered output file; errors name it.
+struct OutFile {
+    path: PathBuf,
+    w: std::io::BufWriter<std::fs::File>,
+}
+
+impl OutFile {
+    fn create(dir: &Path, name: &str) -> Result<OutFile, OutputError> {
+        let path = dir.join(name);
+        let file = std::fs::File::create(&path).map_err(|source| OutputError::Write { path: path.clone(), source })?;
+        Ok(OutFile { path, w: std::io::BufWriter::with_capacity(1 << 16, file) })
+    }
+
+    fn put(&mut self, text: &str) -> Result<(), OutputError> {
+        use std::io::Write as _;
+        self.w.write_all(text.as_bytes()).map_err(|source| OutputError::Write { path: self.path.clone(), source })
+    }
+
+    fn finish(self) -> Result<PathBuf, OutputError> {
+        let OutFile { path, w } = self;
+        w.into_inner().map_err(|e| OutputError::Write { path: path.clone(), source: e.into_error() })?;
+        Ok(path)
+    }
+}
+
+/// frames.csv, row by row as the rows are read back.
+fn write_frames_csv(dir: &Path, o: &StreamOutcome) -> Result<PathBuf, OutputError> {
+    let mut out = OutFile::create(dir, "frames.csv")?;
     let names: Vec<&str> = FRAME_COLUMNS.iter().map(|c| c.name).collect();
     let mut csv = names.join(",");
     csv.push('\n');
     let context = RunContext { pool_capacity: o.pool_capacity, frame_seconds: o.frame_period.as_secs_f64() };
-    for r in &o.frames {
+    for r in o.frame_rows() {
+        let r = r?;
         for (i, column) in FRAME_COLUMNS.iter().enumerate() {
             if i > 0 {
                 csv.push(',');
             }
-            let _ = match (column.value)(r, &context) {
+            let _ = match (column.value)(&r, &context) {
                 Cell::Int(v) => write!(csv, "{v}"),
                 Cell::Real(v) => write!(csv, "{v}"),
                 Cell::Fixed(v, decimals) => write!(csv, "{v:.decimals$}"),
@@ -202,64 +230,55 @@ fn frames_csv(o: &StreamOutcome) -> String {
             };
         }
         csv.push('\n');
+        if csv.len() >= 1 << 16 {
+            out.put(&csv)?;
+            csv.clear();
+        }
     }
-    csv
+    out.put(&csv)?;
+    out.finish()
 }
 
-fn tiles_csv(db: &TileDb) -> String {
-    let mut csv =
-        String::from("texture,mip,x,y,requested_s,analysed_s,submitted_s,issued_s,read_s,decompressed_s,mapped_s,visible_s,evicted_s\n");
-    for r in db.records() {
-        let c = db.coord(r.tile);
-        for (i, v) in [r.tile.texture, c.mip, c.x, c.y].into_iter().enumerate() {
-            if i > 0 {
-                csv.push(',');
-            }
-            decimal::push_u64(&mut csv, u64::from(v));
-        }
-        let times = [r.analysed, r.submitted, r.issued, r.read, r.decompressed, r.mapped, r.visible, r.evicted];
-        for t in std::iter::once(Some(r.requested)).chain(times) {
+/// One tiles.csv row.
+fn push_tile_row(csv: &mut String, db: &TileDb, r: &TileRecord) {
+    let c = db.coord(r.tile);
+    for (i, v) in [r.tile.texture, c.mip, c.x, c.y].into_iter().enumerate() {
+        if i > 0 {
             csv.push(',');
-            if let Some(t) = t {
-                decimal::push_secs(&mut csv, t);
-            }
         }
-        csv.push('\n');
+        decimal::push_u64(csv, u64::from(v));
     }
-    csv
+    let times = [r.analysed, r.submitted, r.issued, r.read, r.decompressed, r.mapped, r.visible, r.evicted];
+    for t in std::iter::once(Some(r.requested)).chain(times) {
+        csv.push(',');
+        if let Some(t) = t {
+            decimal::push_secs(csv, t);
+        }
+    }
+    csv.push('\n');
+}
+
+const TILES_HEADER: &str =
+    "texture,mip,x,y,requested_s,analysed_s,submitted_s,issued_s,read_s,decompressed_s,mapped_s,visible_s,evicted_s\n";
+
+/// tiles.csv, in load order, as the records are read back.
+fn write_tiles_csv(dir: &Path, db: &TileDb) -> Result<PathBuf, OutputError> {
+    let mut out = OutFile::create(dir, "tiles.csv")?;
+    let mut csv = String::from(TILES_HEADER);
+    for r in db.records().read() {
+        push_tile_row(&mut csv, db, &r?);
+        if csv.len() >= 1 << 16 {
+            out.put(&csv)?;
+            csv.clear();
+        }
+    }
+    out.put(&csv)?;
+    out.finish()
 }
 
 /// A writer thread's result (its panic, if any, goes on in the caller).
 fn join<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
     handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-}
-
-/// Resident tiles per mip, stacked: each line is the total of its mip and every coarser
-/// one, so the gaps between lines are the mips' shares and the top line is the pool in use.
-fn residency_plot(o: &StreamOutcome) -> Plot {
-    let used: Vec<usize> = (0..MIP_COLUMNS).filter(|&m| o.frames.iter().any(|r| r.resident_by_mip[m] > 0)).collect();
-    let series = used
-        .iter()
-        .rev()
-        .map(|&m| {
-            let label = if m + 1 == MIP_COLUMNS { format!("mips ≥ {m}") } else { format!("mip {m} and coarser") };
-            let points = o
-                .frames
-                .iter()
-                .map(|r| (r.time.as_secs_f64(), r.resident_by_mip[m..].iter().sum::<u64>() as f64))
-                .collect();
-            Series { label, points }
-        })
-        .collect();
-    Plot::Line(LinePlot {
-        file_stem: "residency_by_mip".into(),
-        title: "Resident tiles by mip (stacked: coarse at the bottom)".into(),
-        x_label: "simulated time (s)".into(),
-        y_label: "tiles".into(),
-        series,
-        hlines: vec![HLine { label: "pool capacity".into(), y: f64::from(o.pool_capacity) }],
-        log_x: false,
-    })
 }
 
 pub(super) fn write_stream_run(
@@ -268,21 +287,6 @@ pub(super) fn write_stream_run(
     o: &StreamOutcome,
     stats: &StatSet,
 ) -> Result<Vec<PathBuf>, OutputError> {
-    let secs = o.frame_period.as_secs_f64();
-    let t = |f: &dyn Fn(&StreamFrame) -> f64| -> Vec<(f64, f64)> {
-        o.frames.iter().map(|r| (r.time.as_secs_f64(), f(r))).collect()
-    };
-    // Throughput per frame is noisy; a 15-frame moving sum reads better.
-    let smooth = |f: &dyn Fn(&StreamFrame) -> f64| -> Vec<(f64, f64)> {
-        let raw = t(f);
-        raw.iter()
-            .enumerate()
-            .map(|(i, &(x, _))| {
-                let lo = i.saturating_sub(14);
-                (x, raw[lo..=i].iter().map(|p| p.1).sum::<f64>() / (i - lo + 1) as f64)
-            })
-            .collect()
-    };
     let ms: Vec<f64> = o.tile_latencies.iter().map(|t| t.as_ms_f64()).collect();
     let markers = percentile_markers(&o.tile_latencies);
     let nvme = &scenario.hardware.nvme;
@@ -292,73 +296,22 @@ pub(super) fn write_stream_run(
             subtitle.push_str(" — timing only: visual quality not measured");
         }
     }
-    let mut report = Report {
+    let latency_cdf = Plot::Cdf(CdfPlot {
+        file_stem: "tile_latency".into(),
+        title: "Tile latency (render that first asked for it → visible)".into(),
+        x_label: "latency (ms)".into(),
+        samples: ms,
+        markers,
+        quantiles_of: None,
+    });
+    let guaranteed = HLine { label: format!("guaranteed {}", nvme.guaranteed), y: nvme.guaranteed.as_mb_per_sec_f64() };
+    // A timing-only run measured no quality: no LOD-deficit plot of zeros.
+    let plots = FrameSeries::gather(o)?.plots(guaranteed, o.pool_capacity, latency_cdf);
+    let report = Report {
         tables: vec![],
         title,
         subtitle,
-        plots: vec![
-            Plot::Line(LinePlot {
-                file_stem: "throughput".into(),
-                title: "Throughput (15-frame moving mean)".into(),
-                x_label: "simulated time (s)".into(),
-                y_label: "MB/s".into(),
-                series: vec![
-                    Series { label: "NVMe read".into(), points: smooth(&|r| r.nvme_bytes as f64 / 1e6 / secs) },
-                    Series { label: "MDU out".into(), points: smooth(&|r| r.mdu_out as f64 / 1e6 / secs) },
-                ],
-                hlines: vec![HLine { label: format!("guaranteed {}", nvme.guaranteed), y: nvme.guaranteed.as_mb_per_sec_f64() }],
-                log_x: false,
-            }),
-            Plot::Cdf(CdfPlot {
-                file_stem: "tile_latency".into(),
-                title: "Tile latency (render that first asked for it → visible)".into(),
-                x_label: "latency (ms)".into(),
-                samples: ms,
-                markers,
-                quantiles_of: None,
-            }),
-            Plot::Line(LinePlot {
-                file_stem: "occupancy".into(),
-                title: "Tile pool, tiles in flight, Seen Tiles".into(),
-                x_label: "simulated time (s)".into(),
-                y_label: "tiles".into(),
-                series: vec![
-                    Series { label: "pool slots used".into(), points: t(&|r| f64::from(r.pool_used)) },
-                    Series { label: "tiles in flight".into(), points: t(&|r| r.tiles_in_flight as f64) },
-                    Series { label: "seen list".into(), points: t(&|r| f64::from(r.engine.seen_list)) },
-                ],
-                hlines: vec![HLine { label: "pool capacity".into(), y: f64::from(o.pool_capacity) }],
-                log_x: false,
-            }),
-            Plot::Line(LinePlot {
-                file_stem: "lod_deficit".into(),
-                title: "Visual quality: effective − desired LOD".into(),
-                x_label: "simulated time (s)".into(),
-                y_label: "mips / fraction".into(),
-                series: vec![
-                    Series { label: "mean deficit (mips)".into(), points: t(&|r| r.sampler.mean_lod_deficit().unwrap_or(0.0)) },
-                    Series {
-                        label: "share ≥ 1 mip blurry".into(),
-                        points: t(&|r| r.sampler.blurry_share().unwrap_or(0.0)),
-                    },
-                ],
-                hlines: vec![],
-                log_x: false,
-            }),
-            Plot::Line(LinePlot {
-                file_stem: "loads".into(),
-                title: "Loads and evictions per frame".into(),
-                x_label: "simulated time (s)".into(),
-                y_label: "tiles per frame".into(),
-                series: vec![
-                    Series { label: "loads".into(), points: t(&|r| f64::from(r.engine.loads)) },
-                    Series { label: "evictions".into(), points: t(&|r| f64::from(r.engine.evictions)) },
-                ],
-                hlines: vec![],
-                log_x: false,
-            }),
-            residency_plot(o),
-        ],
+        plots,
         stats: stat_rows(stats),
         guarantee: Some(super::drive_guarantee(scenario)),
         files: [
@@ -372,18 +325,14 @@ pub(super) fn write_stream_run(
         ]
         .concat(),
     };
-    if o.frames.iter().all(|r| r.sampler.quality_samples == 0) {
-        // A timing-only run measured no quality: no LOD-deficit plot of zeros.
-        report.plots.retain(|p| !matches!(p, Plot::Line(l) if l.file_stem == "lod_deficit"));
-    }
     // The plots and tiles.csv are written on their own threads while this one writes the
     // rest (each file is written whole by one thread, so the bytes do not depend on the split).
     std::thread::scope(|scope| {
         let db = o.engine.tile_db();
         let plots = scope.spawn(|| crate::report::write_report(&report, dir));
-        let tiles = scope.spawn(|| write(dir, "tiles.csv", &tiles_csv(db)));
+        let tiles = scope.spawn(|| write_tiles_csv(dir, db));
         let mut written = write_scenario_and_stats(dir, scenario, stats)?;
-        written.push(write(dir, "frames.csv", &frames_csv(o))?);
+        written.push(write_frames_csv(dir, o)?);
         let trace = super::trace_files::write_trace_files(dir, o);
         written.push(join(tiles)?);
         written.extend(trace?);

@@ -4,6 +4,7 @@
 use super::OutputError;
 use crate::output::trace::Trace;
 use crate::output::vcd::Vcd;
+use crate::spill::SpillError;
 use crate::workload::stream::StreamOutcome;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -14,7 +15,7 @@ const FRAMES: u32 = 3;
 const GPU: u32 = 4;
 const ENGINE_CPU: u32 = 5;
 
-pub(super) fn stream_trace(o: &StreamOutcome) -> Trace {
+pub(super) fn stream_trace(o: &StreamOutcome) -> Result<Trace, SpillError> {
     let mut t = Trace::new();
     t.name_process(NVME, "NVMe");
     t.name_thread(NVME, 0, "channel");
@@ -61,8 +62,14 @@ pub(super) fn stream_trace(o: &StreamOutcome) -> Trace {
         );
     }
     t.count_dropped(spans_kept.jobs_left_out);
-    for (i, f) in o.frames.iter().enumerate() {
-        let end = o.frames.get(i + 1).map_or(f.time + o.frame_period, |n| n.time);
+    let mut rows = o.frame_rows().peekable();
+    while let Some(f) = rows.next() {
+        let f = f?;
+        // A row that fails to read back ends the loop with its error just after.
+        let end = match rows.peek() {
+            Some(Ok(n)) => n.time,
+            _ => f.time + o.frame_period,
+        };
         let e = &f.engine;
         t.complete(
             FRAMES,
@@ -104,10 +111,22 @@ pub(super) fn stream_trace(o: &StreamOutcome) -> Trace {
             ],
         );
     }
-    t
+    Ok(t)
 }
 
-pub(super) fn stream_vcd(o: &StreamOutcome) -> Result<Vcd, crate::output::vcd::VcdError> {
+/// signals.vcd's changes can fail to read back (the spill) or to record (the VCD's rules).
+pub(super) enum VcdFailure {
+    Spill(SpillError),
+    Vcd(crate::output::vcd::VcdError),
+}
+
+impl From<crate::output::vcd::VcdError> for VcdFailure {
+    fn from(e: crate::output::vcd::VcdError) -> Self {
+        VcdFailure::Vcd(e)
+    }
+}
+
+pub(super) fn stream_vcd(o: &StreamOutcome) -> Result<Vcd, VcdFailure> {
     let mut v = Vcd::new(1_000); // 1 ns ticks keep the file small
     let in_flight = v.signal("engine", "tiles_in_flight", 32)?;
     let pool = v.signal("engine", "pool_used", 32)?;
@@ -115,7 +134,8 @@ pub(super) fn stream_vcd(o: &StreamOutcome) -> Result<Vcd, crate::output::vcd::V
     let staging = v.signal("engine", "staging_used_bytes", 40)?;
     let waiting = v.signal("iopath", "ios_waiting", 32)?;
     let loads = v.signal("engine", "loads_per_frame", 32)?;
-    for f in &o.frames {
+    for f in o.frame_rows() {
+        let f = f.map_err(VcdFailure::Spill)?;
         v.change(f.time, in_flight, f.tiles_in_flight)?;
         v.change(f.time, pool, u64::from(f.pool_used))?;
         v.change(f.time, seen, u64::from(f.engine.seen_list))?;
@@ -133,10 +153,12 @@ fn create(path: PathBuf) -> Result<(std::io::BufWriter<std::fs::File>, PathBuf),
 
 pub(super) fn write_trace_files(dir: &Path, o: &StreamOutcome) -> Result<Vec<PathBuf>, OutputError> {
     let (w, trace_path) = create(dir.join("trace.json"))?;
-    stream_trace(o).write_json(w).map_err(|source| OutputError::Write { path: trace_path.clone(), source })?;
-    let vcd = stream_vcd(o).map_err(|e| OutputError::Write {
-        path: dir.join("signals.vcd"),
-        source: std::io::Error::other(e.to_string()),
+    stream_trace(o)?.write_json(w).map_err(|source| OutputError::Write { path: trace_path.clone(), source })?;
+    let vcd = stream_vcd(o).map_err(|e| match e {
+        VcdFailure::Spill(e) => OutputError::Spill(e),
+        VcdFailure::Vcd(e) => {
+            OutputError::Write { path: dir.join("signals.vcd"), source: std::io::Error::other(e.to_string()) }
+        }
     })?;
     let (w, vcd_path) = create(dir.join("signals.vcd"))?;
     vcd.write(w).map_err(|source| OutputError::Write { path: vcd_path.clone(), source })?;

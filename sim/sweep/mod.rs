@@ -28,7 +28,7 @@ pub mod pack;
 pub mod points;
 pub mod spec;
 
-use crate::run::{run, RunOptions};
+use crate::run::{run_in, RunOptions};
 use crate::scenario::{Override, Scenario, ScenarioError, Workload};
 use crate::stats::StatSet;
 use pack::{Inputs, PackFigures, PackJob};
@@ -254,7 +254,8 @@ pub fn execute(plan: &Plan, settings: &Settings, progress: Progress) -> anyhow::
                 let parts: Vec<PackFigures> = p.pack_jobs.iter().map(|j| figures[&j.file_name].clone()).collect();
                 pack::total(&parts).push_stats(&mut stats);
             }
-            let result = run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {})
+            // A long point's spill files stay inside the sweep's folder.
+            let result = run_in(&scenario, RunOptions { host_stats: false }, Some(&settings.out), &mut |_, _| {})
                 .map_err(|e| anyhow::anyhow!("point {} ({}): {e}", p.point.id, describe(&plan.axes, &p.point)))?;
             for s in result.stats.iter() {
                 stats.push(&s.name, s.value, s.unit, s.description.clone());

@@ -76,13 +76,26 @@ impl Resource {
 /// that is full then is full because of it.
 const SATURATED: f64 = 0.9;
 
+/// What a frame's report tells the attribution: where its submission pass stopped, and
+/// whether the feedback budget left maps without feedback.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FrameStop {
+    pub bottleneck: Option<Bottleneck>,
+    pub maps_skipped: bool,
+}
+
+impl From<&FrameReport> for FrameStop {
+    fn from(r: &FrameReport) -> Self {
+        FrameStop { bottleneck: r.bottleneck, maps_skipped: r.feedback_maps_skipped > 0 }
+    }
+}
+
 /// What [`attribute`] needs about the run.
 pub struct RunShape<'a> {
     /// Each frame's start (frame n begins at `starts[n]`), in order.
     pub starts: &'a [Time],
-    /// The engine's report of each frame (same length as `starts`).
-    pub reports: &'a [FrameReport],
-    pub records: &'a [TileRecord],
+    /// What each frame's report says (same length as `starts`).
+    pub stops: &'a [FrameStop],
     /// The drive's channel time moving bytes in each frame ([`BusyMeter`]).
     pub drive_busy: &'a [Time],
     /// The MDU's unit time decompressing in each frame, summed over units, and its unit
@@ -93,8 +106,8 @@ pub struct RunShape<'a> {
     pub readback_frames: u32,
 }
 
-/// Each frame's bottleneck.
-pub fn attribute(run: &RunShape) -> Vec<Resource> {
+/// Each frame's bottleneck, from every load's record (in any order: the charges are sums).
+pub fn attribute(run: &RunShape, records: impl IntoIterator<Item = TileRecord>) -> Vec<Resource> {
     let n = run.starts.len();
     if n == 0 {
         return Vec::new();
@@ -107,12 +120,12 @@ pub fn attribute(run: &RunShape) -> Vec<Resource> {
     let nominal_readback = Time(run.frame_period.0 * u64::from(run.readback_frames));
     // A stage not left by the end of the run lasts until then.
     let end = run.starts[n - 1] + run.frame_period;
-    for r in run.records {
+    for r in records {
         let late_from = r.requested + nominal_readback;
         spread(run.starts, late_from, r.analysed.unwrap_or(end), |f, t| charged[f][Resource::EngineCpu.index()] += t);
         if let Some(a) = r.analysed {
             spread(run.starts, a, r.submitted.unwrap_or(end), |f, t| {
-                let to = match run.reports[f].bottleneck {
+                let to = match run.stops[f].bottleneck {
                     Some(Bottleneck::Staging) if drive_saturated[f] => Resource::Drive,
                     Some(Bottleneck::Staging) if mdu_saturated[f] => Resource::Mdu,
                     Some(Bottleneck::Staging) => Resource::Staging,
@@ -136,13 +149,13 @@ pub fn attribute(run: &RunShape) -> Vec<Resource> {
     }
     charged
         .iter()
-        .zip(run.reports)
-        .map(|(c, report)| {
+        .zip(run.stops)
+        .map(|(c, stop)| {
             let (best, &most) =
                 c.iter().enumerate().max_by_key(|&(i, v)| (*v, std::cmp::Reverse(i))).unwrap_or((0, &0));
             if most > 0 {
                 Resource::ALL[best]
-            } else if report.feedback_maps_skipped > 0 {
+            } else if stop.maps_skipped {
                 Resource::FeedbackBudget
             } else {
                 Resource::None
@@ -240,21 +253,20 @@ mod tests {
         jobs: &[JobDone],
     ) -> Vec<Resource> {
         let starts: Vec<Time> = (0..stops.len() as u64).map(|f| Time::from_ms(10 * f)).collect();
-        let reports: Vec<FrameReport> =
-            stops.iter().map(|&b| FrameReport { bottleneck: b, ..FrameReport::default() }).collect();
+        let stops: Vec<FrameStop> = stops.iter().map(|&b| FrameStop { bottleneck: b, maps_skipped: false }).collect();
         let (mut drive, mut mdu) = (BusyMeter::new(starts.len()), BusyMeter::new(starts.len()));
         transfers.iter().for_each(|t| drive.add(&starts, t.start, t.end));
         jobs.iter().for_each(|j| mdu.add(&starts, j.start, j.end));
-        attribute(&RunShape {
+        let shape = RunShape {
             starts: &starts,
-            reports: &reports,
-            records,
+            stops: &stops,
             drive_busy: drive.per_frame(),
             mdu_busy: mdu.per_frame(),
             mdu_units: 2,
             frame_period: Time::from_ms(10),
             readback_frames: 2,
-        })
+        };
+        attribute(&shape, records.iter().cloned())
     }
 
     #[test]

@@ -5,6 +5,7 @@
 pub mod attribution;
 pub mod background;
 pub mod cuts;
+pub mod frame_rows;
 pub mod io;
 pub mod io_records;
 pub mod pool;

@@ -14,6 +14,7 @@ use crate::stats::{StatSet, LATENCY_POINTS};
 use crate::workload::attribution::{self, Resource};
 use crate::workload::background::Background;
 use crate::workload::cuts::CutTracker;
+use crate::workload::frame_rows::{FrameReader, FrameRows};
 use crate::workload::io_records::{IoRecords, TraceSpans};
 use crate::workload::render::{ray_camera, RenderError};
 use sfsim_models::nvme::IoStatus;
@@ -35,6 +36,9 @@ pub enum StreamError {
     /// A background title's request was refused at enqueue.
     #[error("background: {0}")]
     Background(#[from] crate::workload::io::RunError),
+    /// Finished rows could not be written to (or read back from) their spill file.
+    #[error(transparent)]
+    Spill(#[from] crate::spill::SpillError),
 }
 
 impl From<ConfigError> for StreamError {
@@ -82,11 +86,23 @@ impl StreamOutcome {
     pub fn engine_tile_coord(&self, id: crate::engine::TileId) -> TileCoord {
         self.engine.tile_coord(id)
     }
+
+    /// frames.csv's rows in order, read back one at a time.
+    pub fn frame_rows(&self) -> FrameReader<'_> {
+        self.frames.read()
+    }
+
+    /// Every frames.csv row at once (tests and short runs: an hour holds ~100 k).
+    pub fn frames(&self) -> Result<Vec<StreamFrame>, crate::spill::SpillError> {
+        self.frame_rows().collect()
+    }
 }
 
 pub struct StreamOutcome {
     pub stats: StatSet,
-    pub frames: Vec<StreamFrame>,
+    /// frames.csv's rows, spilled as frames finished: read them with
+    /// [`frame_rows`](Self::frame_rows) or [`frames`](Self::frames).
+    pub frames: FrameRows,
     pub engine: Engine,
     pub pool_capacity: u32,
     pub frame_period: Time,
@@ -140,13 +156,27 @@ pub fn run(
     run_with(scenario, cfg, Components::from_scenario(scenario, cfg)?, progress, check)
 }
 
-/// [`run`] with components supplied by the caller (e.g. a policy or drive model written
-/// outside the crate); the scenario's selectors and `hardware` are used only through
-/// whatever [`Components::from_scenario`] built.
+/// [`run_spilling`] with spill files in the system's temporary folder.
 pub fn run_with(
     scenario: &Scenario,
     cfg: &StreamWorkload,
     components: Components,
+    progress: &mut dyn FnMut(Time, Time),
+    check: &mut dyn FnMut(&Engine, &FeedbackRenderer),
+) -> Result<StreamOutcome, StreamError> {
+    run_spilling(scenario, cfg, components, None, progress, check)
+}
+
+/// [`run`] with components supplied by the caller (e.g. a policy or drive model written
+/// outside the crate); the scenario's selectors and `hardware` are used only through
+/// whatever [`Components::from_scenario`] built. Finished frames.csv rows and tiles.csv
+/// records are spilled to anonymous files in `spill_dir` (the system's temporary folder
+/// when None), so memory does not grow with the run's length.
+pub fn run_spilling(
+    scenario: &Scenario,
+    cfg: &StreamWorkload,
+    components: Components,
+    spill_dir: Option<std::path::PathBuf>,
     progress: &mut dyn FnMut(Time, Time),
     check: &mut dyn FnMut(&Engine, &FeedbackRenderer),
 ) -> Result<StreamOutcome, StreamError> {
@@ -176,6 +206,7 @@ pub fn run_with(
     let mut engine =
         Engine::new(&cfg.engine, &scene.textures, scenario.hardware.staging, content, policies, frame_period);
     engine.set_report_retries(scenario.hardware.faults.any());
+    engine.set_spill_dir(spill_dir.clone());
     engine.init_minmip(&mut renderer);
     engine.load_tails(Time::ZERO, &mut io)?;
 
@@ -191,7 +222,7 @@ pub fn run_with(
         kernel.schedule(Time::ZERO, Event::Background(i));
     }
     let mut wake_at: Option<Time> = None;
-    let mut rows = Vec::with_capacity(frames as usize);
+    let mut rows = FrameRows::new(spill_dir);
     let mut completed: Vec<Completed> = Vec::new();
     let mut records = IoRecords::new((0..frames).map(|n| render.frame_time(n)).collect());
     let (mut nvme_bytes, mut mdu_in, mut mdu_out) = (0u64, 0u64, 0u64);
@@ -251,7 +282,7 @@ pub fn run_with(
                 records.job(j);
             }
             totals.accumulate(&sampler);
-            rows.push(StreamFrame {
+            rows.push(&StreamFrame {
                 frame: n,
                 time: now,
                 sampler,
@@ -273,6 +304,10 @@ pub fn run_with(
                 },
                 bottleneck: Resource::None,
             });
+            engine.take_final_reports(&mut |r| rows.push_report(r));
+            if let Some(e) = rows.take_error().or_else(|| engine.take_spill_error()) {
+                return Err(e.into());
+            }
             check(&engine, &renderer);
             if n + 1 < frames {
                 kernel.schedule(render.frame_time(n + 1), Event::Frame(n + 1));
@@ -293,22 +328,28 @@ pub fn run_with(
         records.job(j);
     }
     io.finish(scenario.duration);
-    for (row, report) in rows.iter_mut().zip(engine.frame_reports()) {
-        row.engine = report.clone();
+    engine.finish_records();
+    engine.finish_reports(&mut |r| rows.push_report(r));
+    if let Some(e) = engine.take_spill_error().or_else(|| rows.take_error()) {
+        return Err(e.into());
     }
-    debug_assert!(rows.iter().map(|r| r.time).eq(records.starts().iter().copied()));
-    let bottlenecks = attribution::attribute(&attribution::RunShape {
-        starts: records.starts(),
-        reports: engine.frame_reports(),
-        records: engine.records(),
-        drive_busy: records.drive_busy(),
-        mdu_busy: records.mdu_busy(),
-        mdu_units: scenario.hardware.mdu.units,
-        frame_period,
-        readback_frames: cfg.engine.readback_frames,
-    });
-    for (row, b) in rows.iter_mut().zip(&bottlenecks) {
-        row.bottleneck = *b;
+    debug_assert_eq!(rows.len(), records.starts().len());
+    let mut spill_error = None;
+    let loads = engine.tile_db().records().read().map_while(|r| r.map_err(|e| spill_error = Some(e)).ok());
+    let bottlenecks = attribution::attribute(
+        &attribution::RunShape {
+            starts: records.starts(),
+            stops: rows.stops(),
+            drive_busy: records.drive_busy(),
+            mdu_busy: records.mdu_busy(),
+            mdu_units: scenario.hardware.mdu.units,
+            frame_period,
+            readback_frames: cfg.engine.readback_frames,
+        },
+        loads,
+    );
+    if let Some(e) = spill_error {
+        return Err(e.into());
     }
 
     // Each component reports its own stats; the order is stats.json's.
@@ -331,6 +372,7 @@ pub fn run_with(
     if let Some(c) = &corrupt {
         c.push_stats(&mut stats);
     }
+    rows.set_bottlenecks(bottlenecks);
     Ok(StreamOutcome {
         stats,
         frames: rows,
