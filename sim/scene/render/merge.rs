@@ -4,6 +4,8 @@
 //! On several cores the pool's workers trace chunks in order of a shared counter while the
 //! calling thread merges each finished chunk as soon as every earlier one is merged: the
 //! merge (serial, about a sixth of a frame) overlaps the tracing instead of following it.
+//! A caller that is itself one of a pool's workers (a sweep point) traces on the pool and
+//! merges after: it must not block on work only the pool's workers can do.
 //! Shading only reads the renderer, and what merging writes ([`FeedbackSink`]) is out of
 //! the renderer for the frame, so the two never touch the same data.
 
@@ -12,6 +14,7 @@ use super::{FeedbackKind, FeedbackRenderer, FrameBuffers, FrameStats, PixelLods,
 use crate::scene::requests::FirstWrites;
 use crate::scene::RayCamera;
 use sfsim_models::gpu::{linear_mips, FeedbackArray, Lod53, MipRegionUsedFeedback, MipRegions};
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, PoisonError};
 
@@ -45,16 +48,31 @@ impl FeedbackSink {
 }
 
 impl FeedbackRenderer<'_> {
-    /// Traces the frame's chunks on the pool's threads and merges them on this one, in
-    /// chunk order, as they finish (`bufs.traced` holds one buffer per chunk).
+    /// Traces the frame's chunks on the pool's threads and merges them in chunk order
+    /// (`bufs.traced` holds one buffer per chunk): on this thread as they finish when it is
+    /// outside the pool, after they all finished when it is one of the pool's own workers
+    /// (a sweep's point), which must not block waiting for work it would have to run.
     pub(super) fn trace_and_merge(
         &self,
         camera: &RayCamera,
-        bufs: &FrameBuffers,
+        bufs: &mut FrameBuffers,
         sink: &mut FeedbackSink,
         stats: &mut FrameStats,
         mut pixels: Option<&mut Vec<PixelLods>>,
     ) {
+        if rayon::current_thread_index().is_some() {
+            let (frame_pixels, visibility) = (&bufs.pixels[..], &bufs.visibility);
+            bufs.traced.par_iter_mut().enumerate().for_each(|(c, chunk)| {
+                let samples = c * super::CHUNK..((c + 1) * super::CHUNK).min(frame_pixels.len());
+                let chunk = chunk.get_mut().unwrap_or_else(PoisonError::into_inner);
+                self.trace_chunk(camera, visibility, samples, chunk);
+            });
+            for chunk in &mut bufs.traced {
+                let chunk = chunk.get_mut().unwrap_or_else(PoisonError::into_inner);
+                self.merge_chunk(sink, chunk, &bufs.pixels, stats, pixels.as_deref_mut());
+            }
+            return;
+        }
         let (frame_pixels, visibility, traced) = (&bufs.pixels[..], &bufs.visibility, &bufs.traced[..]);
         let next = AtomicUsize::new(0);
         let (done_tx, done_rx) = mpsc::channel::<usize>();

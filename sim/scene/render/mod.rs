@@ -560,7 +560,7 @@ impl<'s> FeedbackRenderer<'s> {
             }
         } else {
             bufs.traced.resize_with(chunks, Default::default);
-            self.trace_and_merge(camera, &bufs, &mut sink, &mut stats, pixels);
+            self.trace_and_merge(camera, &mut bufs, &mut sink, &mut stats, pixels);
         }
         sink.put_back(self);
         self.frame = bufs;
