@@ -13,8 +13,8 @@ use super::trace::{Chunk, TracedSample, Writes, NONRESIDENT, NONRESIDENT_POINT};
 use super::{FeedbackKind, FeedbackRenderer, FrameBuffers, FrameStats, PixelLods, READ_MIPS};
 use crate::scene::requests::FirstWrites;
 use crate::scene::RayCamera;
-use sfsim_models::gpu::{linear_mips, FeedbackArray, Lod53, MipRegionUsedFeedback, MipRegions};
 use rayon::prelude::*;
+use sfsim_models::gpu::{linear_mips, FeedbackArray, Lod53, MipRegionUsedFeedback, MipRegions};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, PoisonError};
 
