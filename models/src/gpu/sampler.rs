@@ -402,11 +402,13 @@ fn footprint(filter: Filter, probes: &Probes, lod: f64, dims: (u32, u32, u32)) -
 }
 
 mod axis_runs;
+mod coarser_regions;
 mod probes;
 mod read_regions;
 mod regions;
+pub use coarser_regions::CoarserRegions;
 use probes::ProbeLine;
 pub use read_regions::ReadRegions;
-pub use regions::{FootprintRegions, MipRegions};
+pub use regions::{FootprintRegions, MipRegions, RegionRuns};
 #[cfg(test)]
 mod tests;

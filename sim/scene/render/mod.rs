@@ -381,9 +381,11 @@ impl<'s> FeedbackRenderer<'s> {
         let layout_class = classes(&layouts);
         let minmip_class = classes(&minmip.iter().map(|m: &MinMipMap| (m.width(), m.height())).collect::<Vec<_>>());
         let regions_class = classes(&samplers.iter().zip(&layouts).collect::<Vec<_>>());
+        let footprint_regions: Vec<FootprintRegions> =
+            samplers.iter().zip(&layouts).map(|(s, l)| FootprintRegions::new(s, l)).collect();
         let materials = (0..scene.shapes.len() as u32)
             .map(|shape| {
-                scene
+                let mut textures: Vec<MaterialTexture> = scene
                     .textures_of(shape)
                     .map(|texture| MaterialTexture {
                         texture,
@@ -391,8 +393,11 @@ impl<'s> FeedbackRenderer<'s> {
                         layout_class: layout_class[texture as usize],
                         minmip_class: minmip_class[texture as usize],
                         regions_class: regions_class[texture as usize],
+                        regions_from: None,
                     })
-                    .collect()
+                    .collect();
+                trace::link_finer_regions(&mut textures, &footprint_regions);
+                textures
             })
             .collect();
         let first_writes = (cfg.feedback.kind == FeedbackKind::MinMip).then(|| {
@@ -404,8 +409,6 @@ impl<'s> FeedbackRenderer<'s> {
             .zip(&minmip)
             .map(|((s, c), m)| ReadRegions::new(s, c, (m.width(), m.height())))
             .collect::<Vec<_>>();
-        let footprint_regions: Vec<FootprintRegions> =
-            samplers.iter().zip(&layouts).map(|(s, l)| FootprintRegions::new(s, l)).collect();
         let feedback_covers_reads =
             read_regions.iter().zip(&footprint_regions).map(|(r, f)| r.covers_are_feedback_regions(f)).collect();
         Ok(FeedbackRenderer {

@@ -10,7 +10,7 @@
 use super::super::visibility::{Visibility, MISS};
 use super::super::RayCamera;
 use super::{FeedbackRenderer, FeedbackWrites};
-use sfsim_models::gpu::{DesiredLod, Lod53, Lods, MipRegions};
+use sfsim_models::gpu::{CoarserRegions, DesiredLod, FootprintRegions, Lod53, Lods, MipRegions, RegionRuns};
 
 /// Samples per parallel work item.
 pub(super) const CHUNK: usize = 256;
@@ -53,6 +53,35 @@ pub(super) struct MaterialTexture {
     /// Lowest texture id with an equal sampler and feedback layout (same feedback
     /// rectangles for equal UVs and derivatives).
     pub regions_class: u32,
+    /// A texture of the same material whose feedback rectangles this one's follow from.
+    pub regions_from: Option<FinerRegions>,
+}
+
+/// The texture of a material with the finest feedback regions of a sampler class, and how
+/// another's rectangles follow from its.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct FinerRegions {
+    pub texture: u32,
+    pub regions_class: u32,
+    pub coarsen: CoarserRegions,
+}
+
+/// Points each texture of a material at the material's texture with the finest feedback
+/// regions its own rectangles follow from ([`FootprintRegions::coarser_than`]), if any.
+pub(super) fn link_finer_regions(material: &mut [MaterialTexture], footprints: &[FootprintRegions]) {
+    let footprint = |m: &MaterialTexture| &footprints[m.texture as usize];
+    let finer_than = |coarse: &MaterialTexture, fine: &MaterialTexture| {
+        let derives = coarse.regions_class != fine.regions_class;
+        derives.then(|| footprint(coarse).coarser_than(footprint(fine))).flatten()
+    };
+    for i in 0..material.len() {
+        let finest = material.iter().find_map(|fine| {
+            let coarsen = finer_than(&material[i], fine)?;
+            let has_finer = material.iter().any(|g| finer_than(fine, g).is_some());
+            (!has_finer).then_some(FinerRegions { texture: fine.texture, regions_class: fine.regions_class, coarsen })
+        });
+        material[i].regions_from = finest;
+    }
 }
 
 /// One parallel work item's output, and its scratch buffers, reused across frames.
@@ -188,13 +217,7 @@ impl FeedbackRenderer<'_> {
             let map = &self.minmip[m.texture as usize];
             // Over the footprint: its feedback rectangles first, which an unclamped read's
             // quality check reuses where they are its MinMip covers.
-            let rects = regions.as_deref_mut().map(|regions| {
-                rects.get_or(m.regions_class, || {
-                    let start = regions.len() as u32;
-                    self.footprint_regions[m.texture as usize].regions(hit.uv, &d, regions);
-                    (start, regions.len() as u32)
-                })
-            });
+            let rects = regions.as_deref_mut().map(|regions| self.footprint_rects(hit.uv, &d, m, &mut rects, regions));
             let covers_from = match (&regions, rects) {
                 (Some(regions), Some((start, end))) if self.feedback_covers_reads[m.texture as usize] => {
                     Some(&regions[start as usize..end as usize])
@@ -233,6 +256,36 @@ impl FeedbackRenderer<'_> {
             };
             out.push(TracedSample { texture: m.texture, desired, effective, writes, nonresident });
         }
+    }
+
+    /// The `start..end` in `regions` of the feedback rectangles of `m`'s read at `uv`:
+    /// found by a recent read of its class, derived from its material's finer-region
+    /// texture's, or worked out and appended.
+    #[inline]
+    fn footprint_rects(
+        &self,
+        uv: (f64, f64),
+        d: &DesiredLod,
+        m: &MaterialTexture,
+        recent: &mut Recent<(u32, u32, RegionRuns)>,
+        regions: &mut Vec<MipRegions>,
+    ) -> (u32, u32) {
+        let walk = |texture: u32, regions: &mut Vec<MipRegions>| {
+            let start = regions.len() as u32;
+            let runs = self.footprint_regions[texture as usize].regions(uv, d, regions);
+            (start, regions.len() as u32, runs)
+        };
+        let (start, end, _) = recent.get_or_else(m.regions_class, |recent| {
+            let Some(from) = m.regions_from else { return walk(m.texture, regions) };
+            let (fine_start, fine_end, runs) = recent.get_or(from.regions_class, || walk(from.texture, regions));
+            let start = regions.len() as u32;
+            if from.coarsen.append(regions, fine_start as usize..fine_end as usize, runs) {
+                (start, regions.len() as u32, RegionRuns::Runs)
+            } else {
+                walk(m.texture, regions)
+            }
+        });
+        (start, end)
     }
 
     /// [`sample_at_location`](Self::sample_at_location) when only the feedback values are
@@ -327,6 +380,12 @@ impl<T: Copy> Recent<T> {
     /// The value of `class`, computed by `f` unless one of the last two classes was it.
     #[inline]
     fn get_or(&mut self, class: u32, f: impl FnOnce() -> T) -> T {
+        self.get_or_else(class, |_| f())
+    }
+
+    /// [`get_or`](Self::get_or) where `f` may look up other classes first.
+    #[inline]
+    fn get_or_else(&mut self, class: u32, f: impl FnOnce(&mut Self) -> T) -> T {
         let [(c0, v0), (c1, v1)] = self.entries;
         if c0 == class {
             return v0;
@@ -334,7 +393,7 @@ impl<T: Copy> Recent<T> {
         if c1 == class {
             return v1;
         }
-        let v = f();
+        let v = f(self);
         self.entries[self.oldest] = (class, v);
         self.oldest ^= 1;
         v

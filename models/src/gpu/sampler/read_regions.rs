@@ -36,7 +36,7 @@ impl ReadRegions {
     /// per mip: together, exactly the covers ([`ResidencyCheck::cover`]) of the taps of
     /// [`PreparedSampler::read_footprint`] (rectangles may repeat or overlap).
     pub fn covers(&self, uv: (f64, f64), l: &Lods, out: &mut Vec<MipRegions>) {
-        projected_regions(&self.sampler, &self.mips, uv, l.effective, l.ratio, l.major, out);
+        let _ = projected_regions(&self.sampler, &self.mips, uv, l.effective, l.ratio, l.major, out);
     }
 
     /// Whether an unclamped read's covers are exactly `feedback`'s rectangles for the same

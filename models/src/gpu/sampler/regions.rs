@@ -45,7 +45,7 @@ impl PreparedSampler {
     /// be this sampler's texture's (another size takes a slower, tap-by-tap path). For many
     /// samples, build a [`FootprintRegions`] once.
     pub fn feedback_regions(&self, uv: (f64, f64), d: &DesiredLod, layout: &FeedbackLayout, out: &mut Vec<MipRegions>) {
-        FootprintRegions::new(self, layout).regions(uv, d, out);
+        let _ = FootprintRegions::new(self, layout).regions(uv, d, out);
     }
 }
 
@@ -78,8 +78,8 @@ impl FootprintRegions {
         &self.mips
     }
 
-    /// As [`PreparedSampler::feedback_regions`].
-    pub fn regions(&self, uv: (f64, f64), d: &DesiredLod, out: &mut Vec<MipRegions>) {
+    /// As [`PreparedSampler::feedback_regions`]; says how the rectangles are laid out.
+    pub fn regions(&self, uv: (f64, f64), d: &DesiredLod, out: &mut Vec<MipRegions>) -> RegionRuns {
         if self.mips.is_empty() {
             // Another texture's layout: its regions of this sampler's taps, tap by tap.
             let sampler = &self.sampler;
@@ -87,10 +87,29 @@ impl FootprintRegions {
             let dims = (sampler.tex_w, sampler.tex_h, sampler.mip_count);
             let taps = footprint(sampler.desc.filter, &probes, d.desired, dims).taps;
             out.extend(taps.iter().filter_map(|t| self.layout.regions(t).map(|rect| MipRegions { mip: t.mip, rect })));
-            return;
+            return RegionRuns::PerTap;
         }
-        projected_regions(&self.sampler, &self.mips, uv, d.desired, d.ratio, d.major, out);
+        projected_regions(&self.sampler, &self.mips, uv, d.desired, d.ratio, d.major, out)
     }
+
+    /// The sampler, and per mip its feedback projection (empty for another texture's
+    /// layout), for [`CoarserRegions`](super::CoarserRegions).
+    pub(super) fn parts(&self) -> (&PreparedSampler, &[Option<MipTaps>]) {
+        (&self.sampler, &self.mips)
+    }
+}
+
+/// How [`FootprintRegions::regions`] laid out a footprint's rectangles: what a coarser
+/// layout's rectangles may be derived from ([`CoarserRegions`](super::CoarserRegions)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RegionRuns {
+    /// Per mip in order, the runs of equal rectangles along the footprint's probes: two
+    /// rectangles in a row always differ. A coarser layout's follow from these.
+    #[default]
+    Runs,
+    /// One rectangle per tap or probe, equal ones in a row included (another texture's
+    /// layout, or a probe line with an infinite axis): work a coarser layout's out itself.
+    PerTap,
 }
 
 /// The rectangles, through `projections` (per mip of `sampler`'s texture), of the taps a
@@ -103,7 +122,7 @@ pub(super) fn projected_regions(
     ratio: f64,
     major: (f64, f64),
     out: &mut Vec<MipRegions>,
-) {
+) -> RegionRuns {
     let (first, second) = match sampler.desc.filter {
         Filter::Point | Filter::Bilinear => (nearest_mip(lod, sampler.mip_count), None),
         Filter::Trilinear | Filter::Anisotropic { .. } => linear_mips(lod, sampler.mip_count),
@@ -112,13 +131,13 @@ pub(super) fn projected_regions(
     let taps_of = |mip: u32| projections.get(mip as usize).copied().flatten();
     let Filter::Anisotropic { max_aniso } = sampler.desc.filter else {
         out.extend(mips.filter_map(|mip| taps_of(mip).map(|taps| taps.regions(uv))));
-        return;
+        return RegionRuns::Runs;
     };
     let size = (f64::from(sampler.tex_w), f64::from(sampler.tex_h));
     let line = ProbeLine::new(uv, ratio, major, max_aniso, size);
     let n = line.len();
     if n == 0 {
-        return; // a NaN ratio reads nothing
+        return RegionRuns::Runs; // a NaN ratio reads nothing
     }
     // Probes are worked out when needed: most footprints need only their two ends.
     let ends = (line.at(0), line.at(n - 1));
@@ -149,6 +168,11 @@ pub(super) fn projected_regions(
         xs.fill(&x, n, x_ends);
         ys.fill(&y, n, y_ends);
         xs.merge(&ys, |xr, yr| out.push(rect(xr, yr)));
+    }
+    if monotonic {
+        RegionRuns::Runs
+    } else {
+        RegionRuns::PerTap
     }
 }
 
@@ -201,6 +225,16 @@ impl MipTaps {
             && self.point == read.point
             && self.x.projects_like(&read.x)
             && self.y.projects_like(&read.y)
+    }
+
+    /// `(sx, sy)` when every tap's rectangle here is `finer`'s shifted right by `sx`
+    /// columns and `sy` rows: the same texture and mip, regions 2^`sx` × 2^`sy` times
+    /// larger (a shift of a shift is the sum, and feedback projections never clamp).
+    pub(super) fn coarser_shift(&self, finer: &MipTaps) -> Option<(u32, u32)> {
+        if (self.mip, self.point) != (finer.mip, finer.point) {
+            return None;
+        }
+        Some((self.x.coarser_shift(&finer.x)?, self.y.coarser_shift(&finer.y)?))
     }
 
     /// The columns of regions the tap at `u` overlaps.
@@ -291,6 +325,14 @@ impl AxisTaps {
             && read.scale == Some(scale)
             && self.region_shift == read.region_shift
             && last_region <= u64::from(read.last)
+    }
+
+    /// [`MipTaps::coarser_shift`] along this axis.
+    fn coarser_shift(&self, finer: &AxisTaps) -> Option<u32> {
+        let same_texels = (self.size, self.texels, self.dim0, self.dim, self.scale)
+            == (finer.size, finer.texels, finer.dim0, finer.dim, finer.scale);
+        let unclamped = self.last == u32::MAX && finer.last == u32::MAX;
+        (same_texels && unclamped).then(|| self.region_shift.checked_sub(finer.region_shift)).flatten()
     }
 
     /// The regions of the point or bilinear tap at `u`.
