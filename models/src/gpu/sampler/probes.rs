@@ -28,9 +28,9 @@ pub(super) struct ProbeLine {
     n: usize,
     major: (f64, f64),
     size: (f64, f64),
-    /// `1 / size` per axis when the size is a power of two: then `x / size == x * (1 /
-    /// size)` exactly (both round the same exact quotient), and a product is cheaper.
-    reciprocal: (Option<f64>, Option<f64>),
+    /// `major / size` per axis when that scaling is exact for every probe (below), else
+    /// `None`: each probe then divides.
+    step: (Option<f64>, Option<f64>),
 }
 
 impl ProbeLine {
@@ -39,9 +39,7 @@ impl ProbeLine {
         // ratio is in 1..=max_aniso (finite), so the cast is exact after the clamp; a NaN
         // ratio stays NaN through the clamp and casts to 0.
         let n = (ratio.ceil().clamp(1.0, f64::from(max_aniso))) as usize;
-        let reciprocal =
-            |s: f64| (s > 0.0 && (s as u32).is_power_of_two() && s == f64::from(s as u32)).then(|| 1.0 / s);
-        ProbeLine { uv, n, major, size, reciprocal: (reciprocal(size.0), reciprocal(size.1)) }
+        ProbeLine { uv, n, major, size, step: (exact_step(major.0, size.0), exact_step(major.1, size.1)) }
     }
 
     /// Probes on the line.
@@ -54,13 +52,61 @@ impl ProbeLine {
     #[inline]
     pub(super) fn at(&self, i: usize) -> (f64, f64) {
         let t = PROBE_OFFSETS[self.n][i];
-        let along = |major: f64, size: f64, reciprocal: Option<f64>| match reciprocal {
-            Some(r) => t * major * r,
-            None => t * major / size,
+        let along = |major: f64, size: f64, step: Option<f64>| match step {
+            Some(step) => t * step,
+            None => divided(t, major, size),
         };
         (
-            self.uv.0 + along(self.major.0, self.size.0, self.reciprocal.0),
-            self.uv.1 + along(self.major.1, self.size.1, self.reciprocal.1),
+            self.uv.0 + along(self.major.0, self.size.0, self.step.0),
+            self.uv.1 + along(self.major.1, self.size.1, self.step.1),
         )
+    }
+}
+
+/// `major / size` when `t * major / size == t * (major / size)` for every probe offset
+/// `t`: `size` a power of two, so dividing by it only moves the exponent, and no result
+/// near the subnormal range, where it would round (offsets are 0 or at least 1/32 in
+/// magnitude). The product then has one rounding instead of a rounding and a division,
+/// and a probe costs no division on the bisection's dependency chain.
+fn exact_step(major: f64, size: f64) -> Option<f64> {
+    let power_of_two = size > 0.0 && size <= f64::from(u32::MAX) && (size as u32).is_power_of_two();
+    let step = major / size;
+    let clear_of_subnormals = step == 0.0 || step.abs() >= f64::MIN_POSITIVE * 64.0;
+    (power_of_two && size == f64::from(size as u32) && step.is_finite() && clear_of_subnormals).then_some(step)
+}
+
+/// The general case, kept out of line so that the usual one is not if-converted into
+/// computing both.
+#[cold]
+#[inline(never)]
+fn divided(t: f64, major: f64, size: f64) -> f64 {
+    t * major / size
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+        /// The one-product form gives the bits of `t * major / size` for every probe.
+        #[test]
+        fn probes_equal_the_divided_form(
+            u in prop_oneof![Just(0.0f64), -1.0f64..2.0], v in prop_oneof![Just(0.0f64), -1.0f64..2.0], ratio in 0.5f64..17.0, max_aniso in 1u32..=16,
+            mx in prop_oneof![proptest::num::f64::ANY, -1e4f64..1e4, -1e-303f64..1e-303, -1e-306f64..1e-306],
+            my in prop_oneof![proptest::num::f64::ANY, -1e4f64..1e4, -1e-303f64..1e-303, -1e-306f64..1e-306],
+            log_w in 0u32..15, h in prop_oneof![1u32..20_000, Just(4096)],
+        ) {
+            let size = (f64::from(1u32 << log_w), f64::from(h));
+            let line = ProbeLine::new((u, v), ratio, (mx, my), max_aniso, size);
+            for i in 0..line.len() {
+                let t = PROBE_OFFSETS[line.len()][i];
+                let want = (u + t * mx / size.0, v + t * my / size.1);
+                let got = line.at(i);
+                prop_assert_eq!(got.0.to_bits(), want.0.to_bits(), "u of probe {} of {}", i, line.len());
+                prop_assert_eq!(got.1.to_bits(), want.1.to_bits(), "v of probe {} of {}", i, line.len());
+            }
+        }
     }
 }
