@@ -128,8 +128,9 @@ impl FeedbackRenderer<'_> {
                 stats.blurry += u64::from(deficit >= 1.0);
                 stats.nonresident_reads += u64::from(s.nonresident & NONRESIDENT != 0);
                 stats.nonresident_reads_point += u64::from(s.nonresident & NONRESIDENT_POINT != 0);
-                // Effective LODs are >= 0 (NaN, never measured, would land on mip 0).
-                let mip = (s.effective.floor() as usize).min(READ_MIPS - 1);
+                // floor() without the libm call: for x >= 0 truncation is the floor, and a
+                // negative or NaN x (never measured) casts to mip 0 either way.
+                let mip = (s.effective as usize).min(READ_MIPS - 1);
                 stats.reads_by_mip[mip] += 1;
             }
         }
