@@ -4,6 +4,8 @@
 //! On several cores the pool's workers trace chunks in order of a shared counter while the
 //! calling thread merges each finished chunk as soon as every earlier one is merged: the
 //! merge (serial, about a sixth of a frame) overlaps the tracing instead of following it.
+//! The calling thread counts as one of the cores: it takes chunks to trace too whenever the
+//! next one to merge is not ready, and one worker fewer is started.
 //! A caller that is itself one of a pool's workers (a sweep point) traces on the pool and
 //! merges after: it must not block on work only the pool's workers can do.
 //! Shading only reads the renderer, and what merging writes ([`FeedbackSink`]) is out of
@@ -75,20 +77,24 @@ impl FeedbackRenderer<'_> {
         }
         let (frame_pixels, visibility, traced) = (&bufs.pixels[..], &bufs.visibility, &bufs.traced[..]);
         let next = AtomicUsize::new(0);
+        let trace = |c: usize| {
+            let samples = c * super::CHUNK..((c + 1) * super::CHUNK).min(frame_pixels.len());
+            let mut chunk = traced[c].lock().unwrap_or_else(PoisonError::into_inner);
+            self.trace_chunk(camera, visibility, samples, &mut chunk);
+        };
         let (done_tx, done_rx) = mpsc::channel::<usize>();
         rayon::in_place_scope(|scope| {
-            for _ in 0..rayon::current_num_threads() {
-                let (done_tx, next) = (done_tx.clone(), &next);
+            // One worker fewer than the pool has threads: this thread is the last one, so
+            // the cores are not oversubscribed while it merges.
+            for _ in 1..rayon::current_num_threads() {
+                let (done_tx, next, trace) = (done_tx.clone(), &next, &trace);
                 scope.spawn(move |_| loop {
                     // Chunks are taken in order, so they finish about in the order merged.
                     let c = next.fetch_add(1, Ordering::Relaxed);
                     if c >= traced.len() {
                         return;
                     }
-                    let samples = c * super::CHUNK..((c + 1) * super::CHUNK).min(frame_pixels.len());
-                    let mut chunk = traced[c].lock().unwrap_or_else(PoisonError::into_inner);
-                    self.trace_chunk(camera, visibility, samples, &mut chunk);
-                    drop(chunk);
+                    trace(c);
                     // The receiver outlives every worker: a send only fails after a panic,
                     // which the scope passes on.
                     let _ = done_tx.send(c);
@@ -97,12 +103,29 @@ impl FeedbackRenderer<'_> {
             drop(done_tx);
             let mut finished = vec![false; traced.len()];
             let mut merged = 0;
-            for c in done_rx.iter() {
-                finished[c] = true;
-                while merged < traced.len() && finished[merged] {
+            while merged < traced.len() {
+                for c in done_rx.try_iter() {
+                    finished[c] = true;
+                }
+                if finished[merged] {
                     let chunk = traced[merged].lock().unwrap_or_else(PoisonError::into_inner);
                     self.merge_chunk(sink, &chunk, frame_pixels, stats, pixels.as_deref_mut());
                     merged += 1;
+                    continue;
+                }
+                // The next chunk to merge is still being traced: trace one meanwhile, or,
+                // with none left to take, wait for a worker to finish one.
+                let c = next.fetch_add(1, Ordering::Relaxed);
+                if c < traced.len() {
+                    trace(c);
+                    finished[c] = true;
+                    continue;
+                }
+                match done_rx.recv() {
+                    Ok(c) => finished[c] = true,
+                    // Every worker is gone with chunks unmerged: one panicked, and the
+                    // scope passes that on.
+                    Err(_) => return,
                 }
             }
         });
