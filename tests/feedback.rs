@@ -128,3 +128,75 @@ fn location_writes_match_footprint_writes_away_from_region_borders() {
     assert_eq!(maps[0], maps[1]);
     assert!(maps[1].iter().all(|&v| v == 34));
 }
+
+/// One cube with one texture set of `formats` (diffuse, normal, specular), 8192² each.
+fn set_scene(formats: [sfsim::models::texture::BcFormat; 3]) -> Scene {
+    use sfsim::scene::{ObjectGroup, SceneConfig, TextureSets};
+    let [diffuse, normal, specular] = formats;
+    let texture_sets = TextureSets { count: 1, size: 8192, diffuse, normal, specular };
+    let objects = vec![ObjectGroup::Cube { center: (0.0, 0.0, 0.0), half: 1.0, set: None }];
+    Scene::build(&SceneConfig { objects, texture_sets, layers: 1 }).unwrap()
+}
+
+#[test]
+fn feedback_derived_from_a_finer_sibling_equals_its_own_walk() {
+    // A BC1 tile is 512×256 texels, a BC5 one 256×256: in a BC1/BC5/BC1 set the renderer
+    // shifts the normal map's footprint rectangles for the diffuse and specular maps
+    // instead of walking their footprints. Their maps must equal those of an all-BC1 set
+    // (walked), and the BC5 map that of an all-BC5 set, at a grazing anisotropic view
+    // where footprints cross region borders.
+    use sfsim::models::texture::BcFormat::{Bc1, Bc5};
+    use sfsim::scene::{FeedbackKind, FeedbackWrites};
+    let theta = 70f64.to_radians();
+    let eye = DVec3::new(3.0 * theta.sin(), 0.3, 1.0 + 3.0 * theta.cos());
+    let camera = RayCamera::new(eye, DVec3::new(-0.2, 0.1, 1.0) - eye, DVec3::Y, 90.0, 160, 160);
+    for kind in [FeedbackKind::MinMip, FeedbackKind::MipRegionUsed] {
+        let cfg = RenderConfig {
+            resolution: (160, 160),
+            feedback: FeedbackConfig {
+                one_in: 1,
+                kind,
+                writes: FeedbackWrites::Footprint,
+                ..FeedbackConfig::default()
+            },
+            sampler: SamplerDesc::new(Filter::Anisotropic { max_aniso: 16 }),
+            residency: Residency::All,
+            ..RenderConfig::default()
+        };
+        let maps = |formats, texture: u32| {
+            let scene = set_scene(formats);
+            let mut r = FeedbackRenderer::new(&scene, &cfg).unwrap();
+            r.clear_feedback();
+            r.render(&camera, 1, 0, None);
+            match kind {
+                FeedbackKind::MinMip => r.feedback(texture).texels().to_vec(),
+                FeedbackKind::MipRegionUsed => {
+                    let used = r.region_used(texture).expect("a MipRegionUsed map");
+                    let mut bits = Vec::new();
+                    for mip in 0..used.mips() {
+                        for y in 0..used.height() {
+                            // Which mip was used, or 0xFF: several values, as a MinMip map.
+                            bits.extend((0..used.width()).map(|x| match used.used(x, y, mip) {
+                                Some(true) => mip as u8,
+                                _ => 0xFF,
+                            }));
+                        }
+                    }
+                    bits
+                }
+            }
+        };
+        let same = |a: Vec<u8>, b: Vec<u8>, what: &str| {
+            let differ = a.iter().zip(&b).filter(|(x, y)| x != y).count();
+            assert!(a.len() == b.len() && differ == 0, "{kind:?}, {what}: {differ} of {} texels differ", a.len());
+        };
+        let mixed = [Bc1, Bc5, Bc1];
+        for texture in [0, 2] {
+            let derived = maps(mixed, texture);
+            let written: std::collections::BTreeSet<u8> = derived.iter().copied().collect();
+            assert!(written.len() > 2, "{kind:?}: a view that writes several values: {written:?}");
+            same(derived, maps([Bc1; 3], texture), &format!("BC1 texture {texture}"));
+        }
+        same(maps(mixed, 1), maps([Bc5; 3], 1), "the BC5 texture");
+    }
+}
