@@ -151,8 +151,13 @@ impl IoPath {
             self.mdu.submit(now, piece.job);
         }
         while let Some(&head) = self.waiting.front() {
+            // A full drive queue is the usual stop: asked first, before the IO's pieces
+            // are walked.
+            if !self.device.can_accept() {
+                break;
+            }
             let (io_bytes, staging) = self.io_totals(head);
-            if !self.device.can_accept() || !self.staging.try_alloc(Bytes(staging)) {
+            if !self.staging.try_alloc(Bytes(staging)) {
                 break;
             }
             self.waiting.pop_front();

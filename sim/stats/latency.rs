@@ -9,7 +9,6 @@
 
 use super::percentile;
 use hdrhistogram::Histogram;
-use rayon::slice::ParallelSliceMut;
 use sfsim_models::units::Time;
 
 /// Samples kept exactly before switching to the histogram (32 MiB of `Time`s).
@@ -87,9 +86,9 @@ impl Latencies {
             Some(h) => Some(Time(h.value_at_quantile(f64::from(p) / 100.0))),
             None => {
                 if !self.sorted {
-                    // Millions of samples on a long IO run: sorted on every core (a sort of
-                    // integers has one result, whatever the split).
-                    self.exact.par_sort_unstable();
+                    // Up to millions of samples on a long IO run: a radix sort, whose
+                    // result is the one any sort of integers gives.
+                    super::radix::sort(&mut self.exact);
                     self.sorted = true;
                 }
                 percentile(&self.exact, p)
@@ -131,7 +130,7 @@ impl Latencies {
             return std::borrow::Cow::Borrowed(&self.exact);
         }
         let mut copy = self.exact.clone();
-        copy.par_sort_unstable();
+        super::radix::sort(&mut copy);
         std::borrow::Cow::Owned(copy)
     }
 }

@@ -3,6 +3,7 @@
 
 mod bins;
 mod latency;
+mod radix;
 
 pub use bins::Bins;
 pub use latency::{Latencies, EXACT_SAMPLES};
