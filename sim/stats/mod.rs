@@ -3,7 +3,6 @@
 
 mod bins;
 mod latency;
-mod radix;
 
 pub use bins::Bins;
 pub use latency::{Latencies, EXACT_SAMPLES};

@@ -5,7 +5,7 @@ use super::config::MduConfig;
 use super::model::MduModel;
 use crate::config::ConfigError;
 use crate::nvme::RequestOptions;
-use crate::units::{Bytes, Time};
+use crate::units::{Bytes, Rate, Time, PS_PER_S};
 use std::collections::VecDeque;
 
 /// Which stages a job runs (none = an uncompressed move).
@@ -72,6 +72,32 @@ pub struct UnitStats {
     pub output: u64,
 }
 
+/// [`Rate::time_for`] of one rate, without its division when the rate divides 10^12
+/// (the MDU's default 1.6 GB/s and 4 GB/s are 625 and 250 ps per byte): then
+/// ⌈bytes × 10^12 ÷ rate⌉ is exactly bytes × (10^12 ÷ rate).
+#[derive(Debug, Clone, Copy)]
+struct TimePerByte {
+    rate: Rate,
+    /// 10^12 ÷ rate when that is whole.
+    ps_per_byte: Option<u64>,
+}
+
+impl TimePerByte {
+    fn new(rate: Rate) -> Self {
+        let exact = rate.0 != 0 && PS_PER_S.is_multiple_of(rate.0);
+        TimePerByte { rate, ps_per_byte: exact.then(|| PS_PER_S / rate.0) }
+    }
+
+    #[inline]
+    fn time_for(self, bytes: Bytes) -> Time {
+        match self.ps_per_byte {
+            // Past u64 the division saturates at Time::MAX too.
+            Some(k) => Time(bytes.0.checked_mul(k).unwrap_or(u64::MAX)),
+            None => self.rate.time_for(bytes),
+        }
+    }
+}
+
 /// sfsim's MDU timing: `units` identical units fed from one FIFO, each job taking
 /// set-up + max(input ÷ input rate, output ÷ output rate) of [`MduConfig`].
 pub struct Mdu {
@@ -84,6 +110,10 @@ pub struct Mdu {
     /// The earliest running job's end, kept as jobs start and end (asked several times
     /// per event by the owner).
     next_end: Option<Time>,
+    /// `cfg.input`, `cfg.output` and the per-unit fill rate, for [`Self::service_time`].
+    input: TimePerByte,
+    output: TimePerByte,
+    fill_output: TimePerByte,
 }
 
 impl Mdu {
@@ -97,6 +127,9 @@ impl Mdu {
             stats: vec![UnitStats::default(); cfg.units as usize],
             lost_at: None,
             next_end: None,
+            input: TimePerByte::new(cfg.input),
+            output: TimePerByte::new(cfg.output),
+            fill_output: TimePerByte::new(cfg.fill_output_per_unit()),
         })
     }
 
@@ -107,8 +140,8 @@ impl Mdu {
 
     /// Service time of a job on one unit.
     pub fn service_time(&self, job: &Job) -> Time {
-        let out_rate = if job.fill { self.cfg.fill_output_per_unit() } else { self.cfg.output };
-        self.cfg.setup + self.cfg.input.time_for(job.input).max(out_rate.time_for(job.output))
+        let out_rate = if job.fill { self.fill_output } else { self.output };
+        self.cfg.setup + self.input.time_for(job.input).max(out_rate.time_for(job.output))
     }
 
     /// Jobs waiting for a unit.
@@ -208,6 +241,21 @@ mod tests {
             output: Bytes(output),
             stages: Stages { zlib: true, ..Default::default() },
             fill: false,
+        }
+    }
+
+    proptest::proptest! {
+        /// The multiplication gives `Rate::time_for`'s value, for rates that divide 10^12
+        /// (e.g. 4 GB/s, 1 B/s) and rates that do not, up to where it saturates.
+        #[test]
+        fn time_per_byte_equals_rate_time_for(
+            bytes in proptest::prop_oneof![0u64..1 << 40, proptest::num::u64::ANY],
+            divisor in 1u64..1 << 20,
+            rate in 1u64..100_000_000_000,
+        ) {
+            for r in [Rate(rate), Rate((PS_PER_S / divisor).max(1)), Rate(PS_PER_S >> (divisor % 13))] {
+                proptest::prop_assert_eq!(TimePerByte::new(r).time_for(Bytes(bytes)), r.time_for(Bytes(bytes)));
+            }
         }
     }
 
