@@ -101,6 +101,9 @@ pub struct IoPath {
     /// Staging space, a drive slot or the waiting list changed since the last
     /// [`pump`](Self::pump): only then can a waiting IO move (most events change neither).
     pump_due: bool,
+    /// The backlog flag the drive was last given: [`NvmeModel::set_backlog`] is called
+    /// only when it changes (after every change, as the trait asks).
+    backlog_told: Option<bool>,
     /// [`next_wake`](Self::next_wake), refreshed whenever the path changes the drive or
     /// the MDU (the owner asks after every event).
     wake: Option<Time>,
@@ -243,6 +246,7 @@ impl IoPath {
             by_status: [0; 4],
             report_faults: false,
             pump_due: false,
+            backlog_told: None,
             wake: None,
             device_next: None,
             mdu_next: None,

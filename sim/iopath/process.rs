@@ -47,26 +47,26 @@ impl IoPath {
 
     /// Finished jobs' pieces done with.
     fn advance_mdu(&mut self, now: Time) {
-        // Buffers are taken and put back to keep their capacity across calls.
-        let mut jobs = std::mem::take(&mut self.jobs_done);
-        self.mdu.advance(now, &mut jobs);
-        self.pump_due |= !jobs.is_empty();
-        for done in jobs.drain(..) {
+        // The buffers stay in place (read by index) to keep their capacity across calls.
+        self.mdu.advance(now, &mut self.jobs_done);
+        self.pump_due |= !self.jobs_done.is_empty();
+        for i in 0..self.jobs_done.len() {
+            let done = self.jobs_done[i];
             self.job_log.push(done);
             self.finish_piece(done.id as u32, done.end);
         }
-        self.jobs_done = jobs;
+        self.jobs_done.clear();
     }
 
     /// Finished IOs' pieces to the MDU (or, without data, done with).
     fn advance_device(&mut self, now: Time) {
-        let mut ios = std::mem::take(&mut self.io_done);
         let could_accept = self.device.can_accept();
-        self.device.advance(now, &mut ios);
+        self.device.advance(now, &mut self.io_done);
         // A finished IO frees staging (when it failed) and a queue slot — which a drive
         // model may also free without reporting the IO yet (a delayed fault report).
-        self.pump_due |= !ios.is_empty() || self.device.can_accept() != could_accept;
-        for done in ios.drain(..) {
+        self.pump_due |= !self.io_done.is_empty() || self.device.can_accept() != could_accept;
+        for i in 0..self.io_done.len() {
+            let done = self.io_done[i];
             let mut pid = done.id as u32;
             while pid != NO_PIECE {
                 let piece = *self.pieces.get_mut(pid);
@@ -85,7 +85,7 @@ impl IoPath {
                 pid = piece.next_in_io;
             }
         }
-        self.io_done = ios;
+        self.io_done.clear();
     }
 
     /// Piece `pid` is done with at `end` (its job ended, or its IO failed).

@@ -11,7 +11,12 @@ impl IoPath {
     /// Checks the request against the DirectStorage rules and queues it at `now` (its own
     /// `Submit`: it is never merged with another request's reads).
     pub fn enqueue(&mut self, now: Time, request: Request, tag: u64) -> Result<(), RequestError> {
-        self.enqueue_all(now, &[(request, tag)]).map_err(|(_, e)| e)
+        // `enqueue_all` of one request, without its loops and error mapping (a title
+        // enqueues one request at a time, hundreds per tick).
+        self.check(&request)?;
+        let submitted = self.queue_request(now, request, tag, self.waiting.len());
+        self.after_queue(now, submitted);
+        Ok(())
     }
 
     /// Queues `requests` at `now` as one `Submit` of the DirectStorage queue: reads whose
@@ -20,20 +25,32 @@ impl IoPath {
     /// error nothing is queued and the error names the request's index.
     pub fn enqueue_all(&mut self, now: Time, requests: &[(Request, u64)]) -> Result<(), (usize, RequestError)> {
         for (i, (request, _)) in requests.iter().enumerate() {
-            request.validate().map_err(|e| (i, e))?;
-            let from_file = matches!(request.source, Source::File { .. });
-            for piece in request.pieces(self.max_io) {
-                let needed = Bytes(staging_need(from_file, &piece));
-                if needed > self.staging.capacity() {
-                    return Err((i, RequestError::StagingTooSmall { needed, capacity: self.staging.capacity() }));
-                }
-            }
+            self.check(request).map_err(|e| (i, e))?;
         }
         let batch_start = self.waiting.len();
         let mut submitted = false;
         for &(request, tag) in requests {
             submitted |= self.queue_request(now, request, tag, batch_start);
         }
+        self.after_queue(now, submitted);
+        Ok(())
+    }
+
+    /// The enqueue-time rules, and that each IO of the request fits the staging buffer.
+    fn check(&self, request: &Request) -> Result<(), RequestError> {
+        request.validate()?;
+        let from_file = matches!(request.source, Source::File { .. });
+        for piece in request.pieces(self.max_io) {
+            let needed = Bytes(staging_need(from_file, &piece));
+            if needed > self.staging.capacity() {
+                return Err(RequestError::StagingTooSmall { needed, capacity: self.staging.capacity() });
+            }
+        }
+        Ok(())
+    }
+
+    /// After a `Submit` was queued (`submitted`: a job went straight to the MDU).
+    fn after_queue(&mut self, now: Time, mut submitted: bool) {
         // Requests queued behind IOs that could not move cannot move either: the pump runs
         // only when one reached the front of a waiting list (or something freed up).
         if self.pump_due {
@@ -43,7 +60,6 @@ impl IoPath {
         if submitted {
             self.refresh_wake();
         }
-        Ok(())
     }
 
     /// Queues one request's pieces; true when one went straight to the MDU.
@@ -169,7 +185,11 @@ impl IoPath {
             }
             self.device.submit(now, u64::from(head), Bytes(io_bytes));
         }
-        self.device.set_backlog(now, !self.waiting.is_empty());
+        let backlog = !self.waiting.is_empty();
+        if self.backlog_told != Some(backlog) {
+            self.backlog_told = Some(backlog);
+            self.device.set_backlog(now, backlog);
+        }
     }
 
     /// An IO's source bytes and the staging bytes its pieces hold.

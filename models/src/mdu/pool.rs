@@ -102,7 +102,7 @@ impl TimePerByte {
 /// set-up + max(input ÷ input rate, output ÷ output rate) of [`MduConfig`].
 pub struct Mdu {
     cfg: MduConfig,
-    queue: VecDeque<(Job, Time)>,
+    queue: VecDeque<Job>,
     running: Vec<Option<(Job, Time, Time)>>,
     stats: Vec<UnitStats>,
     /// When the last unit stops taking jobs (`hardware.faults.mdu_unit_lost_at`).
@@ -169,7 +169,7 @@ impl Mdu {
     fn dispatch(&mut self, now: Time) {
         for unit in 0..self.working_units(now) {
             if self.running[unit].is_none() {
-                let Some((job, _)) = self.queue.pop_front() else {
+                let Some(job) = self.queue.pop_front() else {
                     return;
                 };
                 let end = now + self.service_time(&job);
@@ -186,7 +186,7 @@ impl Mdu {
 
 impl MduModel for Mdu {
     fn submit(&mut self, now: Time, job: Job) {
-        self.queue.push_back((job, now));
+        self.queue.push_back(job);
         self.dispatch(now);
     }
 
