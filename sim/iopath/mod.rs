@@ -13,7 +13,7 @@ mod stats;
 
 use sfsim_models::faults;
 use sfsim_models::mdu::{Job, JobDone, MduModel, UnitStats};
-use sfsim_models::nvme::{DeviceStats, IoDone, IoStatus, NvmeModel, Request, StagingBuffer, Transfer};
+use sfsim_models::nvme::{DeviceStats, IoDone, IoStatus, NvmeModel, StagingBuffer, Transfer};
 use sfsim_models::units::{Bytes, Time};
 use sfsim_models::{ConfigError, Hardware};
 use slab::Slab;
@@ -42,13 +42,17 @@ pub struct Completed {
     pub status: IoStatus,
 }
 
+/// What the path keeps of a request in flight (only what its completion reports: a small
+/// record is quicker to store and move than the whole
+/// [`Request`](sfsim_models::nvme::Request)).
 struct RequestState {
     tag: u64,
     enqueued: Time,
     issued: Option<Time>,
     read: Time,
+    source_size: Bytes,
+    destination_size: Bytes,
     pieces_left: u32,
-    request: Request,
     status: IoStatus,
 }
 

@@ -49,7 +49,11 @@ impl IoPath {
     fn advance_mdu(&mut self, now: Time) {
         // The buffers stay in place (read by index) to keep their capacity across calls.
         self.mdu.advance(now, &mut self.jobs_done);
-        self.pump_due |= !self.jobs_done.is_empty();
+        // The staging a finished job frees moves a waiting memory job, or a waiting IO if
+        // the drive takes one; else (the drive full: most job ends) the pump would find
+        // nothing to do — the backlog flag cannot have changed either.
+        self.pump_due |= !self.jobs_done.is_empty()
+            && (!self.waiting_memory.is_empty() || (!self.waiting.is_empty() && self.device.can_accept()));
         for i in 0..self.jobs_done.len() {
             let done = self.jobs_done[i];
             self.job_log.push(done);
@@ -103,8 +107,8 @@ impl IoPath {
                 issued: req.issued.unwrap_or(req.enqueued),
                 read: req.read,
                 done: end,
-                source_size: req.request.source_size,
-                destination_size: req.request.destination_size,
+                source_size: req.source_size,
+                destination_size: req.destination_size,
                 status: req.status,
             });
             self.by_status[req.status as usize] += 1;

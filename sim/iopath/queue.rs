@@ -40,6 +40,16 @@ impl IoPath {
     fn check(&self, request: &Request) -> Result<(), RequestError> {
         request.validate()?;
         let from_file = matches!(request.source, Source::File { .. });
+        let capacity = self.staging.capacity();
+        if request.source_size.0 <= self.max_io.0.max(1) {
+            // One piece (most requests): the whole request's staging need, as the loop
+            // below would find it.
+            let needed = Bytes(if from_file { request.source_size.0 } else { 0 } + request.intermediate_size.0);
+            if needed > capacity {
+                return Err(RequestError::StagingTooSmall { needed, capacity });
+            }
+            return Ok(());
+        }
         for piece in request.pieces(self.max_io) {
             let needed = Bytes(staging_need(from_file, &piece));
             if needed > self.staging.capacity() {
@@ -70,8 +80,9 @@ impl IoPath {
             enqueued: now,
             issued: None,
             read: now,
+            source_size: request.source_size,
+            destination_size: request.destination_size,
             pieces_left: pieces.len() as u32,
-            request,
             status: IoStatus::Ok,
         });
         self.in_flight_requests += 1;
