@@ -42,7 +42,9 @@ impl IoPath {
                 break;
             }
         }
-        out.append(&mut self.completed);
+        if !self.completed.is_empty() {
+            out.append(&mut self.completed);
+        }
     }
 
     /// Finished jobs' pieces done with.

@@ -383,6 +383,7 @@ impl NvmeDevice {
 
     /// When the device changes state next: a completion, a stall's end, the head IO's
     /// phase end, the next stall or throttle stall.
+    #[inline]
     fn earliest_event(&self) -> Option<Time> {
         // Pairwise rather than through an array iterator: the array's stack round trip
         // showed in profiles.
