@@ -35,5 +35,7 @@ pub mod texture;
 #[warn(missing_docs)]
 pub mod units;
 
+mod time_per_byte;
+
 pub use config::ConfigError;
 pub use hardware::Hardware;

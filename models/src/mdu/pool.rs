@@ -5,7 +5,8 @@ use super::config::MduConfig;
 use super::model::MduModel;
 use crate::config::ConfigError;
 use crate::nvme::RequestOptions;
-use crate::units::{Bytes, Rate, Time, PS_PER_S};
+use crate::time_per_byte::TimePerByte;
+use crate::units::{Bytes, Time};
 use std::collections::VecDeque;
 
 /// Which stages a job runs (none = an uncompressed move).
@@ -70,32 +71,6 @@ pub struct UnitStats {
     pub input: u64,
     /// Bytes finished jobs wrote.
     pub output: u64,
-}
-
-/// [`Rate::time_for`] of one rate, without its division when the rate divides 10^12
-/// (the MDU's default 1.6 GB/s and 4 GB/s are 625 and 250 ps per byte): then
-/// ⌈bytes × 10^12 ÷ rate⌉ is exactly bytes × (10^12 ÷ rate).
-#[derive(Debug, Clone, Copy)]
-struct TimePerByte {
-    rate: Rate,
-    /// 10^12 ÷ rate when that is whole.
-    ps_per_byte: Option<u64>,
-}
-
-impl TimePerByte {
-    fn new(rate: Rate) -> Self {
-        let exact = rate.0 != 0 && PS_PER_S.is_multiple_of(rate.0);
-        TimePerByte { rate, ps_per_byte: exact.then(|| PS_PER_S / rate.0) }
-    }
-
-    #[inline]
-    fn time_for(self, bytes: Bytes) -> Time {
-        match self.ps_per_byte {
-            // Past u64 the division saturates at Time::MAX too.
-            Some(k) => Time(bytes.0.checked_mul(k).unwrap_or(u64::MAX)),
-            None => self.rate.time_for(bytes),
-        }
-    }
 }
 
 /// sfsim's MDU timing: `units` identical units fed from one FIFO, each job taking
@@ -241,21 +216,6 @@ mod tests {
             output: Bytes(output),
             stages: Stages { zlib: true, ..Default::default() },
             fill: false,
-        }
-    }
-
-    proptest::proptest! {
-        /// The multiplication gives `Rate::time_for`'s value, for rates that divide 10^12
-        /// (e.g. 4 GB/s, 1 B/s) and rates that do not, up to where it saturates.
-        #[test]
-        fn time_per_byte_equals_rate_time_for(
-            bytes in proptest::prop_oneof![0u64..1 << 40, proptest::num::u64::ANY],
-            divisor in 1u64..1 << 20,
-            rate in 1u64..100_000_000_000,
-        ) {
-            for r in [Rate(rate), Rate((PS_PER_S / divisor).max(1)), Rate(PS_PER_S >> (divisor % 13))] {
-                proptest::prop_assert_eq!(TimePerByte::new(r).time_for(Bytes(bytes)), r.time_for(Bytes(bytes)));
-            }
         }
     }
 

@@ -13,6 +13,7 @@ use super::stalls::StallGenerator;
 use super::window::WindowTracker;
 use crate::config::ConfigError;
 use crate::faults::{FaultCounts, Throttle};
+use crate::time_per_byte::TimePerByte;
 use crate::units::{Bytes, Time};
 use std::collections::VecDeque;
 
@@ -154,6 +155,8 @@ pub struct NvmeDevice {
     transfers: Vec<Transfer>,
     record_transfers: bool,
     throttle: Option<ThrottleCycle>,
+    /// `cfg.peak`, for each IO's transfer time.
+    peak: TimePerByte,
     /// [`Self::earliest_event`] as of the last change of state: the owner asks for it
     /// several times per event, and it only changes when the device does.
     next_event: Option<Time>,
@@ -197,6 +200,7 @@ impl NvmeDevice {
             transfers: Vec::new(),
             record_transfers: true,
             throttle: None,
+            peak: TimePerByte::new(cfg.peak),
             next_event: next_stall.map(|(start, _)| start),
         })
     }
@@ -408,7 +412,7 @@ impl NvmeModel for NvmeDevice {
         debug_assert!(now >= self.now);
         self.now = now;
         let was_tracking = self.tracking();
-        let transfer = self.cfg.peak.time_for(bytes);
+        let transfer = self.peak.time_for(bytes);
         self.queue.push_back(ActiveIo {
             id,
             bytes: bytes.0,
@@ -428,10 +432,13 @@ impl NvmeModel for NvmeDevice {
             // channel is moving bytes, `delivered` lags D(t), so no point is added then.)
             self.window.point(now, self.delivered);
         }
-        if self.queue.len() == 1 && self.stall_until.is_none() {
-            self.segment_start = Some(now);
+        if self.queue.len() == 1 {
+            if self.stall_until.is_none() {
+                self.segment_start = Some(now);
+            }
+            // Only a new head IO starts a phase; an IO queued behind one changes no event.
+            self.next_event = self.earliest_event();
         }
-        self.next_event = self.earliest_event();
     }
 
     fn set_backlog(&mut self, now: Time, waiting: bool) {
