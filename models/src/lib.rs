@@ -35,6 +35,7 @@ pub mod texture;
 #[warn(missing_docs)]
 pub mod units;
 
+mod fifo;
 mod time_per_byte;
 
 pub use config::ConfigError;

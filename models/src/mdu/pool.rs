@@ -79,6 +79,9 @@ pub struct Mdu {
     cfg: MduConfig,
     queue: VecDeque<Job>,
     running: Vec<Option<(Job, Time, Time)>>,
+    /// Bit u set while unit u is idle (at most 64 units): a busy pool, the usual case
+    /// when jobs queue, is seen without looking at each unit.
+    idle: u64,
     stats: Vec<UnitStats>,
     /// When the last unit stops taking jobs (`hardware.faults.mdu_unit_lost_at`).
     lost_at: Option<Time>,
@@ -99,6 +102,7 @@ impl Mdu {
             cfg: *cfg,
             queue: VecDeque::new(),
             running: vec![None; cfg.units as usize],
+            idle: first_units(cfg.units as usize),
             stats: vec![UnitStats::default(); cfg.units as usize],
             lost_at: None,
             next_end: None,
@@ -141,21 +145,33 @@ impl Mdu {
         self.running.len() - usize::from(lost)
     }
 
+    /// Queued jobs to the idle working units, lowest unit first.
     fn dispatch(&mut self, now: Time) {
-        for unit in 0..self.working_units(now) {
-            if self.running[unit].is_none() {
-                let Some(job) = self.queue.pop_front() else {
-                    return;
-                };
-                let end = now + self.service_time(&job);
-                self.running[unit] = Some((job, now, end));
-                self.next_end = Some(self.next_end.map_or(end, |t| t.min(end)));
-            }
+        let mut idle = self.idle & first_units(self.working_units(now));
+        while idle != 0 {
+            let Some(job) = self.queue.pop_front() else {
+                return;
+            };
+            let unit = idle.trailing_zeros() as usize;
+            idle &= idle - 1;
+            self.idle &= !(1 << unit);
+            let end = now + self.service_time(&job);
+            self.running[unit] = Some((job, now, end));
+            self.next_end = Some(self.next_end.map_or(end, |t| t.min(end)));
         }
     }
 
     fn earliest_end(&self) -> Option<Time> {
         self.running.iter().flatten().map(|&(_, _, end)| end).min()
+    }
+}
+
+/// A mask of units 0..n (n ≤ 64).
+fn first_units(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1 << n) - 1
     }
 }
 
@@ -175,6 +191,7 @@ impl MduModel for Mdu {
                 if let Some((job, start, end)) = self.running[unit] {
                     if end == t {
                         self.running[unit] = None;
+                        self.idle |= 1 << unit;
                         let s = &mut self.stats[unit];
                         s.jobs += 1;
                         s.busy += end - start;
@@ -241,6 +258,25 @@ mod tests {
         let order: Vec<(u64, u32)> = done.iter().map(|d| (d.id, d.unit)).collect();
         assert_eq!(order, vec![(0, 0), (1, 1), (2, 0)]);
         assert_eq!(done[2].start, done[0].end);
+    }
+
+    /// The idle mask at its widest: 64 units (the most allowed), the last one lost later.
+    #[test]
+    fn sixty_four_units_fill_lowest_first() {
+        let cfg = MduConfig { units: 64, ..MduConfig::default() };
+        let mut mdu = Mdu::new(&cfg).unwrap();
+        mdu.lose_last_unit_at(Time::from_us(1));
+        for id in 0..70 {
+            mdu.submit(Time::ZERO, job(id, 16_000, 32_000));
+        }
+        assert_eq!((mdu.busy_units(), mdu.queued()), (64, 6));
+        let mut done = Vec::new();
+        mdu.advance(Time::from_ms(1), &mut done);
+        let first: Vec<u32> = done.iter().take(64).map(|d| d.unit).collect();
+        assert_eq!(first, (0..64).collect::<Vec<u32>>());
+        // The six queued jobs went to units 0..6 as they freed; unit 63 (lost) took none.
+        let later: Vec<(u64, u32)> = done[64..].iter().map(|d| (d.id, d.unit)).collect();
+        assert_eq!(later, (64..70).map(|id| (id, id as u32 - 64)).collect::<Vec<_>>());
     }
 
     #[test]

@@ -13,9 +13,9 @@ use super::stalls::StallGenerator;
 use super::window::WindowTracker;
 use crate::config::ConfigError;
 use crate::faults::{FaultCounts, Throttle};
+use crate::fifo::Fifo;
 use crate::time_per_byte::TimePerByte;
 use crate::units::{Bytes, Time};
-use std::collections::VecDeque;
 
 /// How an IO ended. Only a fault-injecting drive ([`crate::faults::FaultyDrive`]) reports
 /// anything but `Ok`.
@@ -136,13 +136,13 @@ pub struct DeviceStats {
 pub struct NvmeDevice {
     cfg: NvmeConfig,
     now: Time,
-    queue: VecDeque<ActiveIo>,
+    queue: Fifo<ActiveIo>,
     /// Start of the current running segment of the head IO (`None` while stalled or idle).
     segment_start: Option<Time>,
     stall_until: Option<Time>,
     next_stall: Option<(Time, Time)>,
     stalls: StallGenerator,
-    completions: VecDeque<IoDone>,
+    completions: Fifo<IoDone>,
     outstanding: u32,
     lost: LostLog,
     window: WindowTracker,
@@ -184,12 +184,12 @@ impl NvmeDevice {
         Ok(NvmeDevice {
             cfg: *cfg,
             now: Time::ZERO,
-            queue: VecDeque::new(),
+            queue: Fifo::new(),
             segment_start: None,
             stall_until: None,
             next_stall,
             stalls,
-            completions: VecDeque::new(),
+            completions: Fifo::new(),
             outstanding: 0,
             lost: LostLog::default(),
             window: WindowTracker::with_floor(cfg.window, cfg.guaranteed.bytes_in(cfg.window)),
