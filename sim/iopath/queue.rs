@@ -100,21 +100,23 @@ impl IoPath {
                 fill: request.fill,
             };
             let start = file_offset.map(|o| o + piece.source_offset);
+            // The piece is built with its slab id (its job's id, and its own IO's last
+            // piece until merged into another IO, where `io_last` is not read).
+            let pid = self.pieces.vacant_id();
             let state = PieceState {
                 request: id,
-                job,
+                job: Job { id: u64::from(pid), ..job },
                 staging: staging_need(start.is_some(), &piece),
                 file_end: start.map_or(0, |o| o + piece.source_bytes.0),
                 next_in_io: NO_PIECE,
                 io_bytes: piece.source_bytes.0,
-                io_last: NO_PIECE,
+                io_last: pid,
             };
-            let pid = self.pieces.insert(state);
-            self.pieces.get_mut(pid).job.id = u64::from(pid);
+            let inserted = self.pieces.insert(state);
+            debug_assert_eq!(inserted, pid);
             match start {
                 Some(start) => {
                     if !self.merge_into_last_io(pid, start, batch_start) {
-                        self.pieces.get_mut(pid).io_last = pid;
                         self.pump_due |= self.waiting.is_empty();
                         self.waiting.push_back(pid);
                     }
