@@ -43,7 +43,7 @@ impl TimePerByte {
     pub(crate) fn time_for(self, bytes: Bytes) -> Time {
         if self.b == 1 {
             // Past u64 the division saturates at Time::MAX too.
-            return Time(bytes.0.checked_mul(self.a).unwrap_or(u64::MAX));
+            return Time(bytes.0.saturating_mul(self.a));
         }
         if self.magic != 0 {
             // ⌈n ÷ b⌉ = ⌊(n + b − 1) ÷ b⌋, by multiply-high while n + b − 1 < 2^32.

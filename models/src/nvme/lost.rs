@@ -1,8 +1,8 @@
 //! The log of "lost" channel time (stalls and per-IO command overhead) over the last window,
 //! which the stall governor reads to keep the bandwidth guarantee.
 
-use crate::units::Time;
 use crate::fifo::Fifo;
+use crate::units::Time;
 
 #[derive(Debug, Default)]
 pub(crate) struct LostLog {

@@ -214,11 +214,7 @@ mod tests {
                 return points[i - 1].1;
             }
             let (a, b) = (points[i - 1], points[i]);
-            interpolate(
-                &Point { t: Time(a.0), d: a.1 },
-                &Point { t: Time(b.0), d: b.1 },
-                Time(t),
-            )
+            interpolate(&Point { t: Time(a.0), d: a.1 }, &Point { t: Time(b.0), d: b.1 }, Time(t))
         };
         let (first, last) = (points[0].0, points[points.len() - 1].0);
         let starts = points.iter().map(|p| p.0).chain(points.iter().filter_map(|p| p.0.checked_sub(w)));
