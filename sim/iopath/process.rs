@@ -95,6 +95,7 @@ impl IoPath {
     }
 
     /// Piece `pid` is done with at `end` (its job ended, or its IO failed).
+    #[inline(always)]
     fn finish_piece(&mut self, pid: u32, end: Time) {
         let piece = self.pieces.remove(pid);
         self.staging.free(Bytes(piece.staging));

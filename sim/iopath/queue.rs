@@ -37,6 +37,7 @@ impl IoPath {
     }
 
     /// The enqueue-time rules, and that each IO of the request fits the staging buffer.
+    #[inline(always)]
     fn check(&self, request: &Request) -> Result<(), RequestError> {
         request.validate()?;
         let from_file = matches!(request.source, Source::File { .. });
@@ -73,6 +74,7 @@ impl IoPath {
     }
 
     /// Queues one request's pieces; true when one went straight to the MDU.
+    #[inline(always)]
     fn queue_request(&mut self, now: Time, request: Request, tag: u64, batch_start: usize) -> bool {
         let pieces = request.pieces(self.max_io);
         let id = self.requests.insert(RequestState {

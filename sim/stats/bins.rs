@@ -49,7 +49,7 @@ impl Bins {
     }
 
     /// Spreads `amount` uniformly over [start, end); the parts sum exactly to `amount`.
-    #[inline]
+    #[inline(always)]
     pub fn add_span(&mut self, start: Time, end: Time, amount: u64) {
         if end <= start {
             self.add_at(start, amount);
