@@ -104,6 +104,7 @@ impl WindowTracker {
     }
 
     /// A breakpoint of D(t) while busy.
+    #[inline(always)]
     pub fn point(&mut self, t: Time, delivered: u64) {
         let Some(busy_since) = self.busy_since else {
             return;
