@@ -92,7 +92,6 @@ pub struct IoPath {
     pieces: Slab<PieceState>,
     io_done: Vec<IoDone>,
     jobs_done: Vec<JobDone>,
-    completed: Vec<Completed>,
     /// Every MDU job that finished, for statistics and traces; drained by the owner.
     job_log: Vec<JobDone>,
     in_flight_requests: usize,
@@ -243,7 +242,6 @@ impl IoPath {
             pieces: Slab::new(),
             io_done: Vec::new(),
             jobs_done: Vec::new(),
-            completed: Vec::new(),
             job_log: Vec::new(),
             in_flight_requests: 0,
             merged_reads: 0,

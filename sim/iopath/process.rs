@@ -30,10 +30,10 @@ impl IoPath {
             // A model is advanced only when it has something due: most events are one
             // model's, and the other's call would do nothing.
             if self.mdu_next.is_some_and(|t| t <= now) {
-                self.advance_mdu(now);
+                self.advance_mdu(now, out);
             }
             if self.device_next.is_some_and(|t| t <= now) {
-                self.advance_device(now);
+                self.advance_device(now, out);
             }
             if self.pump_due {
                 self.pump(now);
@@ -42,13 +42,10 @@ impl IoPath {
                 break;
             }
         }
-        if !self.completed.is_empty() {
-            out.append(&mut self.completed);
-        }
     }
 
-    /// Finished jobs' pieces done with.
-    fn advance_mdu(&mut self, now: Time) {
+    /// Finished jobs' pieces done with (completed requests pushed to `out`).
+    fn advance_mdu(&mut self, now: Time, out: &mut Vec<Completed>) {
         // The buffers stay in place (read by index) to keep their capacity across calls.
         self.mdu.advance(now, &mut self.jobs_done);
         // The staging a finished job frees moves a waiting memory job, or a waiting IO if
@@ -59,13 +56,13 @@ impl IoPath {
         for i in 0..self.jobs_done.len() {
             let done = self.jobs_done[i];
             self.job_log.push(done);
-            self.finish_piece(done.id as u32, done.end);
+            self.finish_piece(done.id as u32, done.end, out);
         }
         self.jobs_done.clear();
     }
 
     /// Finished IOs' pieces to the MDU (or, without data, done with).
-    fn advance_device(&mut self, now: Time) {
+    fn advance_device(&mut self, now: Time, out: &mut Vec<Completed>) {
         let could_accept = self.device.can_accept();
         self.device.advance(now, &mut self.io_done);
         // A finished IO frees staging (when it failed) and a queue slot — which a drive
@@ -86,7 +83,7 @@ impl IoPath {
                     // what comes out.
                     self.mdu.submit(done.time, piece.job);
                 } else {
-                    self.finish_piece(pid, done.time);
+                    self.finish_piece(pid, done.time, out);
                 }
                 pid = piece.next_in_io;
             }
@@ -94,9 +91,10 @@ impl IoPath {
         self.io_done.clear();
     }
 
-    /// Piece `pid` is done with at `end` (its job ended, or its IO failed).
+    /// Piece `pid` is done with at `end` (its job ended, or its IO failed); its request's
+    /// completion, if that was its last piece, goes straight to `out`.
     #[inline(always)]
-    fn finish_piece(&mut self, pid: u32, end: Time) {
+    fn finish_piece(&mut self, pid: u32, end: Time, out: &mut Vec<Completed>) {
         let piece = self.pieces.remove(pid);
         self.staging.free(Bytes(piece.staging));
         let req = self.requests.get_mut(piece.request);
@@ -104,7 +102,7 @@ impl IoPath {
         if req.pieces_left == 0 {
             let req = self.requests.remove(piece.request);
             self.in_flight_requests -= 1;
-            self.completed.push(Completed {
+            out.push(Completed {
                 tag: req.tag,
                 enqueued: req.enqueued,
                 issued: req.issued.unwrap_or(req.enqueued),
