@@ -43,6 +43,7 @@ impl Bins {
     }
 
     /// Adds `amount` at one instant.
+    #[inline(always)]
     pub fn add_at(&mut self, t: Time, amount: u64) {
         let (index, _) = self.bin_of(t.0);
         *self.slot(index) += amount;
