@@ -74,6 +74,7 @@ impl<E> Kernel<E> {
 
     /// Schedules `event` at `at`. Scheduling in the past is a model bug: the event is
     /// clamped to `now` in release builds and asserts in debug builds.
+    #[inline]
     pub fn schedule(&mut self, at: Time, event: E) {
         debug_assert!(at >= self.now, "event scheduled in the past: {at} < {}", self.now);
         let time = at.max(self.now);

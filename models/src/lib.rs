@@ -35,5 +35,8 @@ pub mod texture;
 #[warn(missing_docs)]
 pub mod units;
 
+mod fifo;
+mod time_per_byte;
+
 pub use config::ConfigError;
 pub use hardware::Hardware;

@@ -13,7 +13,7 @@ mod stats;
 
 use sfsim_models::faults;
 use sfsim_models::mdu::{Job, JobDone, MduModel, UnitStats};
-use sfsim_models::nvme::{DeviceStats, IoDone, IoStatus, NvmeModel, Request, StagingBuffer, Transfer};
+use sfsim_models::nvme::{DeviceStats, IoDone, IoStatus, NvmeModel, StagingBuffer, Transfer};
 use sfsim_models::units::{Bytes, Time};
 use sfsim_models::{ConfigError, Hardware};
 use slab::Slab;
@@ -42,13 +42,17 @@ pub struct Completed {
     pub status: IoStatus,
 }
 
+/// What the path keeps of a request in flight (only what its completion reports: a small
+/// record is quicker to store and move than the whole
+/// [`Request`](sfsim_models::nvme::Request)).
 struct RequestState {
     tag: u64,
     enqueued: Time,
     issued: Option<Time>,
     read: Time,
+    source_size: Bytes,
+    destination_size: Bytes,
     pieces_left: u32,
-    request: Request,
     status: IoStatus,
 }
 
@@ -88,7 +92,6 @@ pub struct IoPath {
     pieces: Slab<PieceState>,
     io_done: Vec<IoDone>,
     jobs_done: Vec<JobDone>,
-    completed: Vec<Completed>,
     /// Every MDU job that finished, for statistics and traces; drained by the owner.
     job_log: Vec<JobDone>,
     in_flight_requests: usize,
@@ -101,6 +104,9 @@ pub struct IoPath {
     /// Staging space, a drive slot or the waiting list changed since the last
     /// [`pump`](Self::pump): only then can a waiting IO move (most events change neither).
     pump_due: bool,
+    /// The backlog flag the drive was last given: [`NvmeModel::set_backlog`] is called
+    /// only when it changes (after every change, as the trait asks).
+    backlog_told: Option<bool>,
     /// [`next_wake`](Self::next_wake), refreshed whenever the path changes the drive or
     /// the MDU (the owner asks after every event).
     wake: Option<Time>,
@@ -236,13 +242,13 @@ impl IoPath {
             pieces: Slab::new(),
             io_done: Vec::new(),
             jobs_done: Vec::new(),
-            completed: Vec::new(),
             job_log: Vec::new(),
             in_flight_requests: 0,
             merged_reads: 0,
             by_status: [0; 4],
             report_faults: false,
             pump_due: false,
+            backlog_told: None,
             wake: None,
             device_next: None,
             mdu_next: None,

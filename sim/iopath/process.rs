@@ -30,10 +30,10 @@ impl IoPath {
             // A model is advanced only when it has something due: most events are one
             // model's, and the other's call would do nothing.
             if self.mdu_next.is_some_and(|t| t <= now) {
-                self.advance_mdu(now);
+                self.advance_mdu(now, out);
             }
             if self.device_next.is_some_and(|t| t <= now) {
-                self.advance_device(now);
+                self.advance_device(now, out);
             }
             if self.pump_due {
                 self.pump(now);
@@ -42,31 +42,34 @@ impl IoPath {
                 break;
             }
         }
-        out.append(&mut self.completed);
     }
 
-    /// Finished jobs' pieces done with.
-    fn advance_mdu(&mut self, now: Time) {
-        // Buffers are taken and put back to keep their capacity across calls.
-        let mut jobs = std::mem::take(&mut self.jobs_done);
-        self.mdu.advance(now, &mut jobs);
-        self.pump_due |= !jobs.is_empty();
-        for done in jobs.drain(..) {
+    /// Finished jobs' pieces done with (completed requests pushed to `out`).
+    fn advance_mdu(&mut self, now: Time, out: &mut Vec<Completed>) {
+        // The buffers stay in place (read by index) to keep their capacity across calls.
+        self.mdu.advance(now, &mut self.jobs_done);
+        // The staging a finished job frees moves a waiting memory job, or a waiting IO if
+        // the drive takes one; else (the drive full: most job ends) the pump would find
+        // nothing to do — the backlog flag cannot have changed either.
+        self.pump_due |= !self.jobs_done.is_empty()
+            && (!self.waiting_memory.is_empty() || (!self.waiting.is_empty() && self.device.can_accept()));
+        for i in 0..self.jobs_done.len() {
+            let done = self.jobs_done[i];
             self.job_log.push(done);
-            self.finish_piece(done.id as u32, done.end);
+            self.finish_piece(done.id as u32, done.end, out);
         }
-        self.jobs_done = jobs;
+        self.jobs_done.clear();
     }
 
     /// Finished IOs' pieces to the MDU (or, without data, done with).
-    fn advance_device(&mut self, now: Time) {
-        let mut ios = std::mem::take(&mut self.io_done);
+    fn advance_device(&mut self, now: Time, out: &mut Vec<Completed>) {
         let could_accept = self.device.can_accept();
-        self.device.advance(now, &mut ios);
+        self.device.advance(now, &mut self.io_done);
         // A finished IO frees staging (when it failed) and a queue slot — which a drive
         // model may also free without reporting the IO yet (a delayed fault report).
-        self.pump_due |= !ios.is_empty() || self.device.can_accept() != could_accept;
-        for done in ios.drain(..) {
+        self.pump_due |= !self.io_done.is_empty() || self.device.can_accept() != could_accept;
+        for i in 0..self.io_done.len() {
+            let done = self.io_done[i];
             let mut pid = done.id as u32;
             while pid != NO_PIECE {
                 let piece = *self.pieces.get_mut(pid);
@@ -80,16 +83,18 @@ impl IoPath {
                     // what comes out.
                     self.mdu.submit(done.time, piece.job);
                 } else {
-                    self.finish_piece(pid, done.time);
+                    self.finish_piece(pid, done.time, out);
                 }
                 pid = piece.next_in_io;
             }
         }
-        self.io_done = ios;
+        self.io_done.clear();
     }
 
-    /// Piece `pid` is done with at `end` (its job ended, or its IO failed).
-    fn finish_piece(&mut self, pid: u32, end: Time) {
+    /// Piece `pid` is done with at `end` (its job ended, or its IO failed); its request's
+    /// completion, if that was its last piece, goes straight to `out`.
+    #[inline(always)]
+    fn finish_piece(&mut self, pid: u32, end: Time, out: &mut Vec<Completed>) {
         let piece = self.pieces.remove(pid);
         self.staging.free(Bytes(piece.staging));
         let req = self.requests.get_mut(piece.request);
@@ -97,14 +102,14 @@ impl IoPath {
         if req.pieces_left == 0 {
             let req = self.requests.remove(piece.request);
             self.in_flight_requests -= 1;
-            self.completed.push(Completed {
+            out.push(Completed {
                 tag: req.tag,
                 enqueued: req.enqueued,
                 issued: req.issued.unwrap_or(req.enqueued),
                 read: req.read,
                 done: end,
-                source_size: req.request.source_size,
-                destination_size: req.request.destination_size,
+                source_size: req.source_size,
+                destination_size: req.destination_size,
                 status: req.status,
             });
             self.by_status[req.status as usize] += 1;

@@ -11,7 +11,12 @@ impl IoPath {
     /// Checks the request against the DirectStorage rules and queues it at `now` (its own
     /// `Submit`: it is never merged with another request's reads).
     pub fn enqueue(&mut self, now: Time, request: Request, tag: u64) -> Result<(), RequestError> {
-        self.enqueue_all(now, &[(request, tag)]).map_err(|(_, e)| e)
+        // `enqueue_all` of one request, without its loops and error mapping (a title
+        // enqueues one request at a time, hundreds per tick).
+        self.check(&request)?;
+        let submitted = self.queue_request(now, request, tag, self.waiting.len());
+        self.after_queue(now, submitted);
+        Ok(())
     }
 
     /// Queues `requests` at `now` as one `Submit` of the DirectStorage queue: reads whose
@@ -20,20 +25,43 @@ impl IoPath {
     /// error nothing is queued and the error names the request's index.
     pub fn enqueue_all(&mut self, now: Time, requests: &[(Request, u64)]) -> Result<(), (usize, RequestError)> {
         for (i, (request, _)) in requests.iter().enumerate() {
-            request.validate().map_err(|e| (i, e))?;
-            let from_file = matches!(request.source, Source::File { .. });
-            for piece in request.pieces(self.max_io) {
-                let needed = Bytes(staging_need(from_file, &piece));
-                if needed > self.staging.capacity() {
-                    return Err((i, RequestError::StagingTooSmall { needed, capacity: self.staging.capacity() }));
-                }
-            }
+            self.check(request).map_err(|e| (i, e))?;
         }
         let batch_start = self.waiting.len();
         let mut submitted = false;
         for &(request, tag) in requests {
             submitted |= self.queue_request(now, request, tag, batch_start);
         }
+        self.after_queue(now, submitted);
+        Ok(())
+    }
+
+    /// The enqueue-time rules, and that each IO of the request fits the staging buffer.
+    #[inline(always)]
+    fn check(&self, request: &Request) -> Result<(), RequestError> {
+        request.validate()?;
+        let from_file = matches!(request.source, Source::File { .. });
+        let capacity = self.staging.capacity();
+        if request.source_size.0 <= self.max_io.0.max(1) {
+            // One piece (most requests): the whole request's staging need, as the loop
+            // below would find it.
+            let needed = Bytes(if from_file { request.source_size.0 } else { 0 } + request.intermediate_size.0);
+            if needed > capacity {
+                return Err(RequestError::StagingTooSmall { needed, capacity });
+            }
+            return Ok(());
+        }
+        for piece in request.pieces(self.max_io) {
+            let needed = Bytes(staging_need(from_file, &piece));
+            if needed > self.staging.capacity() {
+                return Err(RequestError::StagingTooSmall { needed, capacity: self.staging.capacity() });
+            }
+        }
+        Ok(())
+    }
+
+    /// After a `Submit` was queued (`submitted`: a job went straight to the MDU).
+    fn after_queue(&mut self, now: Time, mut submitted: bool) {
         // Requests queued behind IOs that could not move cannot move either: the pump runs
         // only when one reached the front of a waiting list (or something freed up).
         if self.pump_due {
@@ -43,10 +71,10 @@ impl IoPath {
         if submitted {
             self.refresh_wake();
         }
-        Ok(())
     }
 
     /// Queues one request's pieces; true when one went straight to the MDU.
+    #[inline(always)]
     fn queue_request(&mut self, now: Time, request: Request, tag: u64, batch_start: usize) -> bool {
         let pieces = request.pieces(self.max_io);
         let id = self.requests.insert(RequestState {
@@ -54,8 +82,9 @@ impl IoPath {
             enqueued: now,
             issued: None,
             read: now,
+            source_size: request.source_size,
+            destination_size: request.destination_size,
             pieces_left: pieces.len() as u32,
-            request,
             status: IoStatus::Ok,
         });
         self.in_flight_requests += 1;
@@ -73,21 +102,23 @@ impl IoPath {
                 fill: request.fill,
             };
             let start = file_offset.map(|o| o + piece.source_offset);
+            // The piece is built with its slab id (its job's id, and its own IO's last
+            // piece until merged into another IO, where `io_last` is not read).
+            let pid = self.pieces.vacant_id();
             let state = PieceState {
                 request: id,
-                job,
+                job: Job { id: u64::from(pid), ..job },
                 staging: staging_need(start.is_some(), &piece),
                 file_end: start.map_or(0, |o| o + piece.source_bytes.0),
                 next_in_io: NO_PIECE,
                 io_bytes: piece.source_bytes.0,
-                io_last: NO_PIECE,
+                io_last: pid,
             };
-            let pid = self.pieces.insert(state);
-            self.pieces.get_mut(pid).job.id = u64::from(pid);
+            let inserted = self.pieces.insert(state);
+            debug_assert_eq!(inserted, pid);
             match start {
                 Some(start) => {
                     if !self.merge_into_last_io(pid, start, batch_start) {
-                        self.pieces.get_mut(pid).io_last = pid;
                         self.pump_due |= self.waiting.is_empty();
                         self.waiting.push_back(pid);
                     }
@@ -151,8 +182,13 @@ impl IoPath {
             self.mdu.submit(now, piece.job);
         }
         while let Some(&head) = self.waiting.front() {
+            // A full drive queue is the usual stop: asked first, before the IO's pieces
+            // are walked.
+            if !self.device.can_accept() {
+                break;
+            }
             let (io_bytes, staging) = self.io_totals(head);
-            if !self.device.can_accept() || !self.staging.try_alloc(Bytes(staging)) {
+            if !self.staging.try_alloc(Bytes(staging)) {
                 break;
             }
             self.waiting.pop_front();
@@ -164,7 +200,11 @@ impl IoPath {
             }
             self.device.submit(now, u64::from(head), Bytes(io_bytes));
         }
-        self.device.set_backlog(now, !self.waiting.is_empty());
+        let backlog = !self.waiting.is_empty();
+        if self.backlog_told != Some(backlog) {
+            self.backlog_told = Some(backlog);
+            self.device.set_backlog(now, backlog);
+        }
     }
 
     /// An IO's source bytes and the staging bytes its pieces hold.

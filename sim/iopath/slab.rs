@@ -11,6 +11,12 @@ impl<T> Slab<T> {
         Slab { items: Vec::new(), free: Vec::new() }
     }
 
+    /// The id the next [`insert`](Self::insert) returns.
+    #[inline]
+    pub(super) fn vacant_id(&self) -> u32 {
+        self.free.last().copied().unwrap_or(self.items.len() as u32)
+    }
+
     pub(super) fn insert(&mut self, item: T) -> u32 {
         match self.free.pop() {
             Some(id) => {

@@ -42,6 +42,7 @@ impl Latencies {
         Latencies { exact: Vec::new(), sorted: true, binned: None, cap }
     }
 
+    #[inline]
     pub fn push(&mut self, latency: Time) {
         if let Some(h) = self.binned.as_mut() {
             h.saturating_record(latency.0);

@@ -5,6 +5,7 @@ use super::config::MduConfig;
 use super::model::MduModel;
 use crate::config::ConfigError;
 use crate::nvme::RequestOptions;
+use crate::time_per_byte::TimePerByte;
 use crate::units::{Bytes, Time};
 use std::collections::VecDeque;
 
@@ -76,14 +77,21 @@ pub struct UnitStats {
 /// set-up + max(input ÷ input rate, output ÷ output rate) of [`MduConfig`].
 pub struct Mdu {
     cfg: MduConfig,
-    queue: VecDeque<(Job, Time)>,
+    queue: VecDeque<Job>,
     running: Vec<Option<(Job, Time, Time)>>,
+    /// Bit u set while unit u is idle (at most 64 units): a busy pool, the usual case
+    /// when jobs queue, is seen without looking at each unit.
+    idle: u64,
     stats: Vec<UnitStats>,
     /// When the last unit stops taking jobs (`hardware.faults.mdu_unit_lost_at`).
     lost_at: Option<Time>,
     /// The earliest running job's end, kept as jobs start and end (asked several times
     /// per event by the owner).
     next_end: Option<Time>,
+    /// `cfg.input`, `cfg.output` and the per-unit fill rate, for [`Self::service_time`].
+    input: TimePerByte,
+    output: TimePerByte,
+    fill_output: TimePerByte,
 }
 
 impl Mdu {
@@ -94,9 +102,13 @@ impl Mdu {
             cfg: *cfg,
             queue: VecDeque::new(),
             running: vec![None; cfg.units as usize],
+            idle: first_units(cfg.units as usize),
             stats: vec![UnitStats::default(); cfg.units as usize],
             lost_at: None,
             next_end: None,
+            input: TimePerByte::new(cfg.input),
+            output: TimePerByte::new(cfg.output),
+            fill_output: TimePerByte::new(cfg.fill_output_per_unit()),
         })
     }
 
@@ -107,8 +119,8 @@ impl Mdu {
 
     /// Service time of a job on one unit.
     pub fn service_time(&self, job: &Job) -> Time {
-        let out_rate = if job.fill { self.cfg.fill_output_per_unit() } else { self.cfg.output };
-        self.cfg.setup + self.cfg.input.time_for(job.input).max(out_rate.time_for(job.output))
+        let out_rate = if job.fill { self.fill_output } else { self.output };
+        self.cfg.setup + self.input.time_for(job.input).max(out_rate.time_for(job.output))
     }
 
     /// Jobs waiting for a unit.
@@ -133,16 +145,19 @@ impl Mdu {
         self.running.len() - usize::from(lost)
     }
 
+    /// Queued jobs to the idle working units, lowest unit first.
     fn dispatch(&mut self, now: Time) {
-        for unit in 0..self.working_units(now) {
-            if self.running[unit].is_none() {
-                let Some((job, _)) = self.queue.pop_front() else {
-                    return;
-                };
-                let end = now + self.service_time(&job);
-                self.running[unit] = Some((job, now, end));
-                self.next_end = Some(self.next_end.map_or(end, |t| t.min(end)));
-            }
+        let mut idle = self.idle & first_units(self.working_units(now));
+        while idle != 0 {
+            let Some(job) = self.queue.pop_front() else {
+                return;
+            };
+            let unit = idle.trailing_zeros() as usize;
+            idle &= idle - 1;
+            self.idle &= !(1 << unit);
+            let end = now + self.service_time(&job);
+            self.running[unit] = Some((job, now, end));
+            self.next_end = Some(self.next_end.map_or(end, |t| t.min(end)));
         }
     }
 
@@ -151,9 +166,18 @@ impl Mdu {
     }
 }
 
+/// A mask of units 0..n (n ≤ 64).
+fn first_units(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
 impl MduModel for Mdu {
     fn submit(&mut self, now: Time, job: Job) {
-        self.queue.push_back((job, now));
+        self.queue.push_back(job);
         self.dispatch(now);
     }
 
@@ -167,6 +191,7 @@ impl MduModel for Mdu {
                 if let Some((job, start, end)) = self.running[unit] {
                     if end == t {
                         self.running[unit] = None;
+                        self.idle |= 1 << unit;
                         let s = &mut self.stats[unit];
                         s.jobs += 1;
                         s.busy += end - start;
@@ -233,6 +258,25 @@ mod tests {
         let order: Vec<(u64, u32)> = done.iter().map(|d| (d.id, d.unit)).collect();
         assert_eq!(order, vec![(0, 0), (1, 1), (2, 0)]);
         assert_eq!(done[2].start, done[0].end);
+    }
+
+    /// The idle mask at its widest: 64 units (the most allowed), the last one lost later.
+    #[test]
+    fn sixty_four_units_fill_lowest_first() {
+        let cfg = MduConfig { units: 64, ..MduConfig::default() };
+        let mut mdu = Mdu::new(&cfg).unwrap();
+        mdu.lose_last_unit_at(Time::from_us(1));
+        for id in 0..70 {
+            mdu.submit(Time::ZERO, job(id, 16_000, 32_000));
+        }
+        assert_eq!((mdu.busy_units(), mdu.queued()), (64, 6));
+        let mut done = Vec::new();
+        mdu.advance(Time::from_ms(1), &mut done);
+        let first: Vec<u32> = done.iter().take(64).map(|d| d.unit).collect();
+        assert_eq!(first, (0..64).collect::<Vec<u32>>());
+        // The six queued jobs went to units 0..6 as they freed; unit 63 (lost) took none.
+        let later: Vec<(u64, u32)> = done[64..].iter().map(|d| (d.id, d.unit)).collect();
+        assert_eq!(later, (64..70).map(|id| (id, id as u32 - 64)).collect::<Vec<_>>());
     }
 
     #[test]

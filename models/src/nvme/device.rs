@@ -13,8 +13,9 @@ use super::stalls::StallGenerator;
 use super::window::WindowTracker;
 use crate::config::ConfigError;
 use crate::faults::{FaultCounts, Throttle};
+use crate::fifo::Fifo;
+use crate::time_per_byte::TimePerByte;
 use crate::units::{Bytes, Time};
-use std::collections::VecDeque;
 
 /// How an IO ended. Only a fault-injecting drive ([`crate::faults::FaultyDrive`]) reports
 /// anything but `Ok`.
@@ -135,13 +136,13 @@ pub struct DeviceStats {
 pub struct NvmeDevice {
     cfg: NvmeConfig,
     now: Time,
-    queue: VecDeque<ActiveIo>,
+    queue: Fifo<ActiveIo>,
     /// Start of the current running segment of the head IO (`None` while stalled or idle).
     segment_start: Option<Time>,
     stall_until: Option<Time>,
     next_stall: Option<(Time, Time)>,
     stalls: StallGenerator,
-    completions: VecDeque<IoDone>,
+    completions: Fifo<IoDone>,
     outstanding: u32,
     lost: LostLog,
     window: WindowTracker,
@@ -154,6 +155,8 @@ pub struct NvmeDevice {
     transfers: Vec<Transfer>,
     record_transfers: bool,
     throttle: Option<ThrottleCycle>,
+    /// `cfg.peak`, for each IO's transfer time.
+    peak: TimePerByte,
     /// [`Self::earliest_event`] as of the last change of state: the owner asks for it
     /// several times per event, and it only changes when the device does.
     next_event: Option<Time>,
@@ -181,12 +184,12 @@ impl NvmeDevice {
         Ok(NvmeDevice {
             cfg: *cfg,
             now: Time::ZERO,
-            queue: VecDeque::new(),
+            queue: Fifo::new(),
             segment_start: None,
             stall_until: None,
             next_stall,
             stalls,
-            completions: VecDeque::new(),
+            completions: Fifo::new(),
             outstanding: 0,
             lost: LostLog::default(),
             window: WindowTracker::with_floor(cfg.window, cfg.guaranteed.bytes_in(cfg.window)),
@@ -197,6 +200,7 @@ impl NvmeDevice {
             transfers: Vec::new(),
             record_transfers: true,
             throttle: None,
+            peak: TimePerByte::new(cfg.peak),
             next_event: next_stall.map(|(start, _)| start),
         })
     }
@@ -383,6 +387,7 @@ impl NvmeDevice {
 
     /// When the device changes state next: a completion, a stall's end, the head IO's
     /// phase end, the next stall or throttle stall.
+    #[inline]
     fn earliest_event(&self) -> Option<Time> {
         // Pairwise rather than through an array iterator: the array's stack round trip
         // showed in profiles.
@@ -407,7 +412,7 @@ impl NvmeModel for NvmeDevice {
         debug_assert!(now >= self.now);
         self.now = now;
         let was_tracking = self.tracking();
-        let transfer = self.cfg.peak.time_for(bytes);
+        let transfer = self.peak.time_for(bytes);
         self.queue.push_back(ActiveIo {
             id,
             bytes: bytes.0,
@@ -427,10 +432,13 @@ impl NvmeModel for NvmeDevice {
             // channel is moving bytes, `delivered` lags D(t), so no point is added then.)
             self.window.point(now, self.delivered);
         }
-        if self.queue.len() == 1 && self.stall_until.is_none() {
-            self.segment_start = Some(now);
+        if self.queue.len() == 1 {
+            if self.stall_until.is_none() {
+                self.segment_start = Some(now);
+            }
+            // Only a new head IO starts a phase; an IO queued behind one changes no event.
+            self.next_event = self.earliest_event();
         }
-        self.next_event = self.earliest_event();
     }
 
     fn set_backlog(&mut self, now: Time, waiting: bool) {

@@ -1,15 +1,15 @@
 //! The log of "lost" channel time (stalls and per-IO command overhead) over the last window,
 //! which the stall governor reads to keep the bandwidth guarantee.
 
+use crate::fifo::Fifo;
 use crate::units::Time;
-use std::collections::VecDeque;
 
 #[derive(Debug, Default)]
 pub(crate) struct LostLog {
     /// Disjoint `[start, end)` intervals in time order.
-    intervals: VecDeque<(Time, Time)>,
+    intervals: Fifo<(Time, Time)>,
     /// Total lost picoseconds up to the end of each interval (same indices).
-    cumulative: VecDeque<u64>,
+    cumulative: Fifo<u64>,
     total: u64,
 }
 
@@ -26,7 +26,7 @@ impl LostLog {
 
     /// Lost time at or after `from` (all logged intervals lie in the past or present).
     pub(crate) fn since(&self, from: Time) -> u64 {
-        let idx = self.intervals.partition_point(|&(_, end)| end <= from);
+        let idx = self.intervals.as_slice().partition_point(|&(_, end)| end <= from);
         if idx == self.intervals.len() {
             return 0;
         }
