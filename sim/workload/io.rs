@@ -341,16 +341,17 @@ pub(super) fn drive(
             Event::SetStaging(size) => path.set_staging(now, size),
         }
         path.process(now, &mut completed);
-        // Read, then cleared: most events complete nothing, and a drain costs more to set
-        // up than this loop.
-        for &c in &completed {
-            title.completed(&c);
+        // Read in place (field by field: a copy of the just-written record stalled on
+        // store forwarding), then cleared: most events complete nothing, and a drain
+        // costs more to set up than this loop.
+        for c in &completed {
+            title.completed(c);
             // A failed request put no data in memory: the path counts it by status
             // (request.failed.*), the title's throughput and latency leave it out.
             if c.status != IoStatus::Ok {
                 continue;
             }
-            on_complete(&c);
+            on_complete(c);
             req_w.add_at(c.done, 1);
             latencies.push(c.done - c.enqueued);
             dest_done += c.destination_size.0;

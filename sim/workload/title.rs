@@ -22,6 +22,9 @@ pub enum Requests<'a> {
 
 impl Requests<'_> {
     /// The next request, or `None` once a list has been read `passes` times.
+    // Inlined, with `synthetic`, so the request is built where the title keeps it: read
+    // back from a returned copy it stalled on store forwarding.
+    #[inline(always)]
     fn next(&mut self) -> Option<Request> {
         match self {
             Requests::Synthetic { cfg, rng, next_offset } => Some(synthetic(cfg, rng, next_offset)),
@@ -109,6 +112,7 @@ impl<'a> Title<'a> {
 }
 
 /// The next synthetic request: size, ratio and file layout from the seeded RNG.
+#[inline(always)]
 fn synthetic(cfg: &IoWorkload, rng: &mut ChaCha8Rng, next_offset: &mut u64) -> Request {
     let uncompressed = cfg.stream.sample(rng);
     let compressed = if cfg.options.decompresses() {

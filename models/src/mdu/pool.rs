@@ -119,8 +119,15 @@ impl Mdu {
 
     /// Service time of a job on one unit.
     pub fn service_time(&self, job: &Job) -> Time {
-        let out_rate = if job.fill { self.fill_output } else { self.output };
-        self.cfg.setup + self.input.time_for(job.input).max(out_rate.time_for(job.output))
+        self.job_time(job.input, job.output, job.fill)
+    }
+
+    /// [`Self::service_time`] from the job's sizes by value: dispatch passes them in
+    /// registers (reading them back from a just-copied job stalled in profiles).
+    #[inline(always)]
+    fn job_time(&self, input: Bytes, output: Bytes, fill: bool) -> Time {
+        let out_rate = if fill { self.fill_output } else { self.output };
+        self.cfg.setup + self.input.time_for(input).max(out_rate.time_for(output))
     }
 
     /// Jobs waiting for a unit.
@@ -155,7 +162,7 @@ impl Mdu {
             let unit = idle.trailing_zeros() as usize;
             idle &= idle - 1;
             self.idle &= !(1 << unit);
-            let end = now + self.service_time(&job);
+            let end = now + self.job_time(job.input, job.output, job.fill);
             self.running[unit] = Some((job, now, end));
             self.next_end = Some(self.next_end.map_or(end, |t| t.min(end)));
         }

@@ -458,10 +458,12 @@ impl NvmeModel for NvmeDevice {
     fn advance(&mut self, until: Time, done: &mut Vec<IoDone>) {
         while let Some(t) = self.next_event.filter(|&t| t <= until) {
             self.now = t;
-            if self.completions.front().is_some_and(|c| c.time == t) {
-                let c = self.completions.pop_front().expect("checked");
+            // The completion is rebuilt from its fields rather than moved through an
+            // `Option<IoDone>`, whose padded copy stalled on store forwarding in profiles.
+            if let Some((id, status)) = self.completions.front().filter(|c| c.time == t).map(|c| (c.id, c.status)) {
+                self.completions.pop_front();
                 self.outstanding -= 1;
-                done.push(c);
+                done.push(IoDone { id, time: t, status });
             } else if self.stall_until == Some(t) {
                 self.stall_until = None;
                 if !self.queue.is_empty() {
