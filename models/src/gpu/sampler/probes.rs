@@ -100,8 +100,7 @@ mod tests {
         ) {
             let size = (f64::from(1u32 << log_w), f64::from(h));
             let line = ProbeLine::new((u, v), ratio, (mx, my), max_aniso, size);
-            for i in 0..line.len() {
-                let t = PROBE_OFFSETS[line.len()][i];
+            for (i, &t) in PROBE_OFFSETS[line.len()][..line.len()].iter().enumerate() {
                 let want = (u + t * mx / size.0, v + t * my / size.1);
                 let got = line.at(i);
                 prop_assert_eq!(got.0.to_bits(), want.0.to_bits(), "u of probe {} of {}", i, line.len());
