@@ -405,6 +405,7 @@ mod axis_runs;
 mod coarser_regions;
 mod probes;
 mod read_regions;
+mod region_writes;
 mod regions;
 pub use coarser_regions::CoarserRegions;
 use probes::ProbeLine;

@@ -1,6 +1,6 @@
 //! FootprintRegions against the footprint path, and its shortcuts.
 
-use super::super::super::{MinMipMap, SamplerDesc, SmallTailPolicy};
+use super::super::super::{MinMipFeedback, MinMipMap, MipRegionUsedFeedback, SamplerDesc, SmallTailPolicy};
 use super::*;
 use proptest::prelude::*;
 
