@@ -410,6 +410,7 @@ mod regions;
 pub use coarser_regions::CoarserRegions;
 use probes::ProbeLine;
 pub use read_regions::ReadRegions;
+pub use region_writes::single_texel;
 pub use regions::{FootprintRegions, MipRegions, RegionRuns};
 #[cfg(test)]
 mod tests;

@@ -60,3 +60,51 @@ impl FeedbackLayout {
         Ok(writes)
     }
 }
+
+/// The one feedback texel all of `regions` are, if they are: then MinMip feedback, which
+/// writes one value into all of a footprint's rectangles whatever their mip, writes that
+/// texel once. With tile-sized regions this is most footprints (their mips' rectangles
+/// repeat one texel).
+#[inline]
+pub fn single_texel(regions: &[MipRegions]) -> Option<(u32, u32)> {
+    let first = regions.first()?.rect;
+    let one = first.x0 == first.x1 && first.y0 == first.y1;
+    (one && regions[1..].iter().all(|r| r.rect == first)).then_some((first.x0, first.y0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::RegionRect;
+    use proptest::prelude::*;
+    use std::collections::BTreeSet;
+
+    fn texels(rects: impl IntoIterator<Item = RegionRect>) -> BTreeSet<(u32, u32)> {
+        let mut set = BTreeSet::new();
+        for r in rects {
+            for y in r.y0..=r.y1 {
+                for x in r.x0..=r.x1 {
+                    set.insert((x, y));
+                }
+            }
+        }
+        set
+    }
+
+    fn rect() -> impl Strategy<Value = MipRegions> {
+        (0u32..3, 0u32..2, 0u32..3, 0u32..2, 0u32..4)
+            .prop_map(|(x0, w, y0, h, mip)| MipRegions { mip, rect: RegionRect { x0, x1: x0 + w, y0, y1: y0 + h } })
+    }
+
+    proptest! {
+        /// `single_texel` names a texel exactly when the rectangles' texels are that one.
+        #[test]
+        fn single_texel_is_the_rectangles_only_texel(regions in prop::collection::vec(rect(), 0..6)) {
+            let all = texels(regions.iter().map(|r| r.rect));
+            match single_texel(&regions) {
+                Some(xy) => prop_assert_eq!(all, BTreeSet::from([xy])),
+                None => prop_assert_ne!(all.len(), 1),
+            }
+        }
+    }
+}
