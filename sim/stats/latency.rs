@@ -7,7 +7,7 @@
 //! is the upper end of its bucket); `exact()` says which applies. Every shipped scenario
 //! stays below the cap, so its stats are exact.
 
-use super::percentile;
+use super::{percentile, select};
 use hdrhistogram::Histogram;
 use rayon::slice::ParallelSliceMut;
 use sfsim_models::units::Time;
@@ -84,8 +84,7 @@ impl Latencies {
     /// Nearest-rank percentile (p in 0..=100); None without samples.
     pub fn percentile(&mut self, p: u32) -> Option<Time> {
         match &self.binned {
-            Some(h) if p >= 100 => Some(Time(h.max())),
-            Some(h) => Some(Time(h.value_at_quantile(f64::from(p) / 100.0))),
+            Some(h) => Some(binned_percentile(h, p)),
             None => {
                 if !self.sorted {
                     // Millions of samples on a long IO run: sorted on every core (a sort of
@@ -110,21 +109,42 @@ impl Latencies {
         if let Some(h) = &self.binned {
             return (0..max).map(|i| Time(h.value_at_quantile((i as f64 + 0.5) / max as f64))).collect();
         }
-        let sorted = self.sorted_exact();
-        if sorted.len() <= max {
-            return sorted.into_owned();
+        let len = self.exact.len();
+        if len <= max {
+            return self.sorted_exact().into_owned();
         }
-        let len = sorted.len();
-        (0..max).map(|i| sorted[(i * 2 + 1) * len / (max * 2)]).collect()
+        let ranks: Vec<usize> = (0..max).map(|i| (i * 2 + 1) * len / (max * 2)).collect();
+        self.at_ranks(&ranks)
     }
 
-    /// [`percentile`](Self::percentile) without sorting in place (a copy is sorted when
-    /// the samples are not yet).
+    /// [`percentile`](Self::percentile) without sorting in place (nor a copy).
     pub fn percentile_of(&self, p: u32) -> Option<Time> {
-        match &self.binned {
-            Some(_) => self.clone().percentile(p),
-            None => percentile(&self.sorted_exact(), p),
+        self.percentiles(&[p])[0]
+    }
+
+    /// Nearest-rank percentiles (each p in 0..=100) at once, without sorting in place: the
+    /// values [`percentile`](Self::percentile) gives, from one pass over the samples.
+    pub fn percentiles(&self, ps: &[u32]) -> Vec<Option<Time>> {
+        if self.is_empty() {
+            return vec![None; ps.len()];
         }
+        if let Some(h) = &self.binned {
+            return ps.iter().map(|&p| Some(binned_percentile(h, p))).collect();
+        }
+        let len = self.exact.len();
+        let rank = |p: u32| ((u64::from(p) * len as u64).div_ceil(100).max(1) as usize).min(len) - 1;
+        let mut ranks: Vec<usize> = ps.iter().map(|&p| rank(p)).collect();
+        ranks.sort_unstable();
+        let values = self.at_ranks(&ranks);
+        ps.iter().map(|&p| Some(values[ranks.partition_point(|&r| r < rank(p))])).collect()
+    }
+
+    /// The exact samples' values at `ranks` (ascending) in sorted order.
+    fn at_ranks(&self, ranks: &[usize]) -> Vec<Time> {
+        if self.sorted {
+            return ranks.iter().map(|&r| self.exact[r]).collect();
+        }
+        select::at_ranks(&self.exact, ranks)
     }
 
     fn sorted_exact(&self) -> std::borrow::Cow<'_, [Time]> {
@@ -134,6 +154,15 @@ impl Latencies {
         let mut copy = self.exact.clone();
         copy.par_sort_unstable();
         std::borrow::Cow::Owned(copy)
+    }
+}
+
+/// The histogram's percentile `p`: the maximum at 100.
+fn binned_percentile(h: &Histogram<u64>, p: u32) -> Time {
+    if p >= 100 {
+        Time(h.max())
+    } else {
+        Time(h.value_at_quantile(f64::from(p) / 100.0))
     }
 }
 
