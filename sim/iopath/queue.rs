@@ -184,7 +184,7 @@ impl IoPath {
         while let Some(&head) = self.waiting.front() {
             // A full drive queue is the usual stop: asked first, before the IO's pieces
             // are walked.
-            if !self.device.can_accept() {
+            if !self.accepting {
                 break;
             }
             let (io_bytes, staging) = self.io_totals(head);
@@ -199,11 +199,13 @@ impl IoPath {
                 pid = piece.next_in_io;
             }
             self.device.submit(now, u64::from(head), Bytes(io_bytes));
+            self.accepting = self.device.can_accept();
         }
         let backlog = !self.waiting.is_empty();
         if self.backlog_told != Some(backlog) {
             self.backlog_told = Some(backlog);
             self.device.set_backlog(now, backlog);
+            self.accepting = self.device.can_accept();
         }
     }
 
