@@ -26,6 +26,8 @@ const HIGHEST: u64 = 1 << 62;
 pub struct Latencies {
     exact: Vec<Time>,
     sorted: bool,
+    /// The least and greatest exact sample (for [`select::at_ranks_within`]).
+    bounds: (Time, Time),
     binned: Option<Histogram<u64>>,
     cap: usize,
 }
@@ -39,7 +41,7 @@ impl Default for Latencies {
 impl Latencies {
     /// Kept exactly up to `cap` samples (tests use a small cap).
     pub fn with_cap(cap: usize) -> Self {
-        Latencies { exact: Vec::new(), sorted: true, binned: None, cap }
+        Latencies { exact: Vec::new(), sorted: true, bounds: (Time(u64::MAX), Time::ZERO), binned: None, cap }
     }
 
     #[inline]
@@ -49,6 +51,7 @@ impl Latencies {
             return;
         }
         self.sorted &= self.exact.last().is_none_or(|&last| last <= latency);
+        self.bounds = (self.bounds.0.min(latency), self.bounds.1.max(latency));
         self.exact.push(latency);
         if self.exact.len() > self.cap {
             self.bin();
@@ -144,7 +147,7 @@ impl Latencies {
         if self.sorted {
             return ranks.iter().map(|&r| self.exact[r]).collect();
         }
-        select::at_ranks(&self.exact, ranks)
+        select::at_ranks_within(&self.exact, self.bounds, ranks)
     }
 
     fn sorted_exact(&self) -> std::borrow::Cow<'_, [Time]> {

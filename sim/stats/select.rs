@@ -18,7 +18,15 @@ const MAX_BUCKET_BITS: u32 = 20;
 
 /// The values at `ranks` of `data` sorted ascending; `ranks` ascending (repeats allowed),
 /// each below `data.len()`.
+#[cfg(test)]
 pub fn at_ranks(data: &[Time], ranks: &[usize]) -> Vec<Time> {
+    let (lo, hi) = data.iter().fold((Time(u64::MAX), Time::ZERO), |(lo, hi), &t| (lo.min(t), hi.max(t)));
+    at_ranks_within(data, (lo, hi), ranks)
+}
+
+/// [`at_ranks`] of samples that all lie in `bounds` (least, greatest; a caller that
+/// tracked them as the samples came saves a pass).
+pub fn at_ranks_within(data: &[Time], bounds: (Time, Time), ranks: &[usize]) -> Vec<Time> {
     debug_assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "ranks ascending");
     let Some(&last) = ranks.last() else { return Vec::new() };
     assert!(last < data.len(), "rank {last} of {} samples", data.len());
@@ -27,7 +35,8 @@ pub fn at_ranks(data: &[Time], ranks: &[usize]) -> Vec<Time> {
         copy.sort_unstable();
         return ranks.iter().map(|&r| copy[r]).collect();
     }
-    let (lo, hi) = data.iter().fold((u64::MAX, 0u64), |(lo, hi), t| (lo.min(t.0), hi.max(t.0)));
+    let (lo, hi) = (bounds.0 .0, bounds.1 .0);
+    debug_assert!(data.iter().all(|t| (lo..=hi).contains(&t.0)), "samples within the bounds");
     // Bucket b holds the samples with (t − lo) >> shift == b: about four samples a bucket
     // when they are spread evenly.
     let span_bits = u64::BITS - (hi - lo).leading_zeros();
@@ -129,6 +138,15 @@ mod tests {
             ranks.sort_unstable();
             prop_assert_eq!(at_ranks(&data, &ranks), sorted_at(&data, &ranks));
         }
+    }
+
+    #[test]
+    fn looser_bounds_give_the_same_values() {
+        let data: Vec<Time> = (0..20_000u64).map(|i| Time(1_000 + i.wrapping_mul(7_919) % 20_000)).collect();
+        let ranks = [0, 1, 9_999, 10_000, 19_999];
+        let want = sorted_at(&data, &ranks);
+        assert_eq!(at_ranks_within(&data, (Time(1_000), Time(20_999)), &ranks), want);
+        assert_eq!(at_ranks_within(&data, (Time::ZERO, Time(u64::MAX)), &ranks), want);
     }
 
     #[test]
