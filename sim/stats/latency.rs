@@ -219,10 +219,34 @@ mod tests {
         assert_eq!(exact.cdf_samples(10), (0..10).map(|i| Time(i * 100 + 51)).collect::<Vec<_>>());
     }
 
+    /// Unsorted samples above the selection's small-set size: the percentiles, their
+    /// markers and the CDF's quantiles are exactly those of a sorted copy.
+    #[test]
+    fn selection_matches_the_sorted_samples() {
+        let values: Vec<Time> = (0..50_000u64).map(|i| Time((i * 7919) % 50_000 * 1_000 + (i % 7) * 3)).collect();
+        let mut sorted = values.clone();
+        sorted.sort_unstable();
+        let mut l = Latencies::default();
+        for &v in &values {
+            l.push(v);
+        }
+        let ps = [100, 50, 0, 95, 99, 50];
+        let want: Vec<Option<Time>> = ps.iter().map(|&p| percentile(&sorted, p)).collect();
+        assert_eq!(l.percentiles(&ps), want);
+        assert_eq!(l.percentile_of(99), percentile(&sorted, 99));
+        let len = sorted.len();
+        let cdf: Vec<Time> = (0..2_000).map(|i| sorted[(i * 2 + 1) * len / 4_000]).collect();
+        assert_eq!(l.cdf_samples(2_000), cdf);
+        // Sorting in place changes none of them.
+        assert_eq!(l.percentile(95), percentile(&sorted, 95));
+        assert_eq!((l.percentiles(&ps), l.cdf_samples(2_000)), (want, cdf));
+    }
+
     #[test]
     fn no_samples_no_percentile() {
         let mut l = Latencies::default();
         assert!(l.is_empty());
         assert_eq!(l.percentile(50), None);
+        assert_eq!(l.percentiles(&[50, 100]), vec![None, None]);
     }
 }
