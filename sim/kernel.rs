@@ -64,6 +64,7 @@ impl<E> Kernel<E> {
     }
 
     /// Events handed out so far.
+    #[inline]
     pub fn processed(&self) -> u64 {
         self.processed
     }
@@ -98,6 +99,9 @@ impl<E> Kernel<E> {
     }
 
     /// Removes the earliest event and advances `now` to its time.
+    // Always inlined: the event loops call it once per event, and whether LLVM inlined it
+    // changed with unrelated edits to the loop's callees (+3 % instructions when not).
+    #[inline(always)]
     pub fn pop(&mut self) -> Option<(Time, E)> {
         let entry = match self.front.take() {
             Some(front) => front,

@@ -91,7 +91,6 @@ pub struct IoPath {
     requests: Slab<RequestState>,
     pieces: Slab<PieceState>,
     io_done: Vec<IoDone>,
-    jobs_done: Vec<JobDone>,
     /// Every MDU job that finished, for statistics and traces; drained by the owner.
     job_log: Vec<JobDone>,
     in_flight_requests: usize,
@@ -113,6 +112,9 @@ pub struct IoPath {
     /// The drive's and the MDU's next events as of the last refresh of `wake`.
     device_next: Option<Time>,
     mdu_next: Option<Time>,
+    /// The drive's [`NvmeModel::can_accept`], asked again after each call that changes
+    /// the drive (`advance`, `submit`, `set_backlog`).
+    accepting: bool,
 }
 
 impl IoPath {
@@ -241,7 +243,6 @@ impl IoPath {
             requests: Slab::new(),
             pieces: Slab::new(),
             io_done: Vec::new(),
-            jobs_done: Vec::new(),
             job_log: Vec::new(),
             in_flight_requests: 0,
             merged_reads: 0,
@@ -252,7 +253,9 @@ impl IoPath {
             wake: None,
             device_next: None,
             mdu_next: None,
+            accepting: false,
         };
+        path.accepting = path.device.can_accept();
         // A drive may have an event before any IO (its first stall).
         path.refresh_wake();
         Ok(path)
@@ -288,6 +291,7 @@ impl IoPath {
     /// last [`process`](Self::process)); the stats then count busy time up to `end`.
     pub fn finish(&mut self, end: Time) {
         self.device.finish(end);
+        self.accepting = self.device.can_accept();
     }
 
     /// Requests enqueued and not yet in title memory.

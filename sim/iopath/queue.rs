@@ -184,7 +184,7 @@ impl IoPath {
         while let Some(&head) = self.waiting.front() {
             // A full drive queue is the usual stop: asked first, before the IO's pieces
             // are walked.
-            if !self.device.can_accept() {
+            if !self.accepting {
                 break;
             }
             let (io_bytes, staging) = self.io_totals(head);
@@ -192,18 +192,23 @@ impl IoPath {
                 break;
             }
             self.waiting.pop_front();
+            // Field by field: the pieces were often written just before (their enqueue),
+            // and a whole-record copy of them stalled on store forwarding in profiles.
             let mut pid = head;
             while pid != NO_PIECE {
-                let piece = *self.pieces.get_mut(pid);
-                self.requests.get_mut(piece.request).issued.get_or_insert(now);
-                pid = piece.next_in_io;
+                let piece = self.pieces.get_mut(pid);
+                let (request, next) = (piece.request, piece.next_in_io);
+                self.requests.get_mut(request).issued.get_or_insert(now);
+                pid = next;
             }
             self.device.submit(now, u64::from(head), Bytes(io_bytes));
+            self.accepting = self.device.can_accept();
         }
         let backlog = !self.waiting.is_empty();
         if self.backlog_told != Some(backlog) {
             self.backlog_told = Some(backlog);
             self.device.set_backlog(now, backlog);
+            self.accepting = self.device.can_accept();
         }
     }
 

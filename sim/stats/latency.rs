@@ -7,7 +7,7 @@
 //! is the upper end of its bucket); `exact()` says which applies. Every shipped scenario
 //! stays below the cap, so its stats are exact.
 
-use super::percentile;
+use super::{percentile, select};
 use hdrhistogram::Histogram;
 use rayon::slice::ParallelSliceMut;
 use sfsim_models::units::Time;
@@ -26,6 +26,8 @@ const HIGHEST: u64 = 1 << 62;
 pub struct Latencies {
     exact: Vec<Time>,
     sorted: bool,
+    /// The least and greatest exact sample (for [`select::at_ranks_within`]).
+    bounds: (Time, Time),
     binned: Option<Histogram<u64>>,
     cap: usize,
 }
@@ -39,7 +41,7 @@ impl Default for Latencies {
 impl Latencies {
     /// Kept exactly up to `cap` samples (tests use a small cap).
     pub fn with_cap(cap: usize) -> Self {
-        Latencies { exact: Vec::new(), sorted: true, binned: None, cap }
+        Latencies { exact: Vec::new(), sorted: true, bounds: (Time(u64::MAX), Time::ZERO), binned: None, cap }
     }
 
     #[inline]
@@ -49,6 +51,7 @@ impl Latencies {
             return;
         }
         self.sorted &= self.exact.last().is_none_or(|&last| last <= latency);
+        self.bounds = (self.bounds.0.min(latency), self.bounds.1.max(latency));
         self.exact.push(latency);
         if self.exact.len() > self.cap {
             self.bin();
@@ -84,8 +87,7 @@ impl Latencies {
     /// Nearest-rank percentile (p in 0..=100); None without samples.
     pub fn percentile(&mut self, p: u32) -> Option<Time> {
         match &self.binned {
-            Some(h) if p >= 100 => Some(Time(h.max())),
-            Some(h) => Some(Time(h.value_at_quantile(f64::from(p) / 100.0))),
+            Some(h) => Some(binned_percentile(h, p)),
             None => {
                 if !self.sorted {
                     // Millions of samples on a long IO run: sorted on every core (a sort of
@@ -110,21 +112,42 @@ impl Latencies {
         if let Some(h) = &self.binned {
             return (0..max).map(|i| Time(h.value_at_quantile((i as f64 + 0.5) / max as f64))).collect();
         }
-        let sorted = self.sorted_exact();
-        if sorted.len() <= max {
-            return sorted.into_owned();
+        let len = self.exact.len();
+        if len <= max {
+            return self.sorted_exact().into_owned();
         }
-        let len = sorted.len();
-        (0..max).map(|i| sorted[(i * 2 + 1) * len / (max * 2)]).collect()
+        let ranks: Vec<usize> = (0..max).map(|i| (i * 2 + 1) * len / (max * 2)).collect();
+        self.at_ranks(&ranks)
     }
 
-    /// [`percentile`](Self::percentile) without sorting in place (a copy is sorted when
-    /// the samples are not yet).
+    /// [`percentile`](Self::percentile) without sorting in place (nor a copy).
     pub fn percentile_of(&self, p: u32) -> Option<Time> {
-        match &self.binned {
-            Some(_) => self.clone().percentile(p),
-            None => percentile(&self.sorted_exact(), p),
+        self.percentiles(&[p])[0]
+    }
+
+    /// Nearest-rank percentiles (each p in 0..=100) at once, without sorting in place: the
+    /// values [`percentile`](Self::percentile) gives, from one pass over the samples.
+    pub fn percentiles(&self, ps: &[u32]) -> Vec<Option<Time>> {
+        if self.is_empty() {
+            return vec![None; ps.len()];
         }
+        if let Some(h) = &self.binned {
+            return ps.iter().map(|&p| Some(binned_percentile(h, p))).collect();
+        }
+        let len = self.exact.len();
+        let rank = |p: u32| ((u64::from(p) * len as u64).div_ceil(100).max(1) as usize).min(len) - 1;
+        let mut ranks: Vec<usize> = ps.iter().map(|&p| rank(p)).collect();
+        ranks.sort_unstable();
+        let values = self.at_ranks(&ranks);
+        ps.iter().map(|&p| Some(values[ranks.partition_point(|&r| r < rank(p))])).collect()
+    }
+
+    /// The exact samples' values at `ranks` (ascending) in sorted order.
+    fn at_ranks(&self, ranks: &[usize]) -> Vec<Time> {
+        if self.sorted {
+            return ranks.iter().map(|&r| self.exact[r]).collect();
+        }
+        select::at_ranks_within(&self.exact, self.bounds, ranks)
     }
 
     fn sorted_exact(&self) -> std::borrow::Cow<'_, [Time]> {
@@ -134,6 +157,15 @@ impl Latencies {
         let mut copy = self.exact.clone();
         copy.par_sort_unstable();
         std::borrow::Cow::Owned(copy)
+    }
+}
+
+/// The histogram's percentile `p`: the maximum at 100.
+fn binned_percentile(h: &Histogram<u64>, p: u32) -> Time {
+    if p >= 100 {
+        Time(h.max())
+    } else {
+        Time(h.value_at_quantile(f64::from(p) / 100.0))
     }
 }
 
@@ -187,10 +219,34 @@ mod tests {
         assert_eq!(exact.cdf_samples(10), (0..10).map(|i| Time(i * 100 + 51)).collect::<Vec<_>>());
     }
 
+    /// Unsorted samples above the selection's small-set size: the percentiles, their
+    /// markers and the CDF's quantiles are exactly those of a sorted copy.
+    #[test]
+    fn selection_matches_the_sorted_samples() {
+        let values: Vec<Time> = (0..50_000u64).map(|i| Time((i * 7919) % 50_000 * 1_000 + (i % 7) * 3)).collect();
+        let mut sorted = values.clone();
+        sorted.sort_unstable();
+        let mut l = Latencies::default();
+        for &v in &values {
+            l.push(v);
+        }
+        let ps = [100, 50, 0, 95, 99, 50];
+        let want: Vec<Option<Time>> = ps.iter().map(|&p| percentile(&sorted, p)).collect();
+        assert_eq!(l.percentiles(&ps), want);
+        assert_eq!(l.percentile_of(99), percentile(&sorted, 99));
+        let len = sorted.len();
+        let cdf: Vec<Time> = (0..2_000).map(|i| sorted[(i * 2 + 1) * len / 4_000]).collect();
+        assert_eq!(l.cdf_samples(2_000), cdf);
+        // Sorting in place changes none of them.
+        assert_eq!(l.percentile(95), percentile(&sorted, 95));
+        assert_eq!((l.percentiles(&ps), l.cdf_samples(2_000)), (want, cdf));
+    }
+
     #[test]
     fn no_samples_no_percentile() {
         let mut l = Latencies::default();
         assert!(l.is_empty());
         assert_eq!(l.percentile(50), None);
+        assert_eq!(l.percentiles(&[50, 100]), vec![None, None]);
     }
 }

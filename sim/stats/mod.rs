@@ -3,6 +3,7 @@
 
 mod bins;
 mod latency;
+mod select;
 
 pub use bins::Bins;
 pub use latency::{Latencies, EXACT_SAMPLES};
@@ -59,8 +60,10 @@ impl StatSet {
         points: &[(u32, &str)],
         describe: impl Fn(&str) -> String,
     ) {
-        for &(p, suffix) in points {
-            let value = latencies.percentile(p).map(|t| t.as_ms_f64());
+        let ps: Vec<u32> = points.iter().map(|&(p, _)| p).collect();
+        let values = latencies.percentiles(&ps);
+        for (&(_, suffix), value) in points.iter().zip(values) {
+            let value = value.map(|t| t.as_ms_f64());
             let mut description = describe(suffix);
             if !latencies.exact() {
                 description.push_str(&format!(" (more than {EXACT_SAMPLES} samples: from a histogram, within 0.1 %)"));
