@@ -290,7 +290,8 @@ const FIXTURE_BC7M7: [usize; 2] = [19_423, 17_423];
 #[test]
 fn fixture_bitstreams_are_pinned() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests-data/bcpack");
-    let fnv = |b: &[u8]| b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| (h ^ u64::from(x)).wrapping_mul(0x100_0000_01b3));
+    let fnv =
+        |b: &[u8]| b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| (h ^ u64::from(x)).wrapping_mul(0x100_0000_01b3));
     let cases = [
         ("bc1-diffuse.bin", BcpackMode::Bc1, [(24_125, 0x9099_146c_9da1_2e76), (24_568, 0x0106_ae74_b76f_d1cd)]),
         ("bc5-normal.bin", BcpackMode::Bc5, [(44_511, 0x9dd4_4cd5_6bb1_7333), (49_101, 0x3bc9_1c30_e1f2_cd4d)]),

@@ -113,7 +113,12 @@ pub(super) fn code_endpoints<C: SymCoder>(ce: &mut C, te: usize, cur: &mut [u8],
 /// Codes both endpoints' channels `[endpoint][G, R, B]` (`ends`: the values when encoding,
 /// ignored when decoding) against their predictions; returns the coded values.
 #[inline(always)]
-pub(super) fn code_channels<C: SymCoder>(ce: &mut C, te: usize, preds: &[[u32; 3]; 2], mut ends: [[u32; 3]; 2]) -> [[u32; 3]; 2] {
+pub(super) fn code_channels<C: SymCoder>(
+    ce: &mut C,
+    te: usize,
+    preds: &[[u32; 3]; 2],
+    mut ends: [[u32; 3]; 2],
+) -> [[u32; 3]; 2] {
     for (e, end) in ends.iter_mut().enumerate() {
         let [pg, pr, pb] = preds[e];
         let g = ce.sym(te + e, fold(end[0], pg, 6));

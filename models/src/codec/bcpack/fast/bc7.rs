@@ -11,12 +11,12 @@
 
 use super::super::bc1::bucket;
 use super::super::bc7::layout::{pack, parse, Fields, MODES, RESERVED};
-use super::bc7_idx::{all_shapes, code_indices, Shape};
 use super::super::bc7::{expand, predict_endpoint};
 use super::super::driver::Nb;
 use super::super::header::MAX_STREAMS;
 use super::super::range::{fold, unfold};
 use super::super::rans::SymCoder;
+use super::bc7_idx::{all_shapes, code_indices, Shape};
 use super::{predict3, FastModel, Pos, KIND_TABLES};
 
 // Stream 0 tables: kinds, mode by the left block's mode (10), partition by mode (8),
