@@ -292,15 +292,36 @@ pub(in crate::codec::bcpack) fn pack(f: &Fields, block: &mut [u8]) {
         let (run, n) = gather(f.pbits[..info.pbit_count()].iter().map(|&p| (1, p)));
         w.put64(n, run);
         let anchors = anchor_mask(info, f.partition as usize);
-        let (run, n) = gather((0..16).map(|t| (info.index_bits - u32::from((anchors >> t) & 1), f.idx[t])));
+        let (run, n) = index_run(&f.idx, info.index_bits, anchors);
         w.put64(n, run);
         if info.index2_bits > 0 {
-            let (run, n) = gather((0..16).map(|t| (info.index2_bits - u32::from(t == 0), f.idx2[t])));
+            let (run, n) = index_run(&f.idx2, info.index2_bits, 1);
             w.put64(n, run);
         }
         w.0
     };
     block[..16].copy_from_slice(&v.to_le_bytes());
+}
+
+/// An index set as stored: 16 indices of `bits` bits (at most 64 in all), then the most
+/// significant bit of each anchor texel (bit *t* of `anchors`) removed, highest texel first
+/// so the lower positions do not move.
+#[inline(always)]
+fn index_run(idx: &[u32; 16], bits: u32, anchors: u16) -> (u64, u32) {
+    let mask = (1u64 << bits) - 1;
+    let mut run = 0u64;
+    for (t, &v) in idx.iter().enumerate() {
+        run |= (u64::from(v) & mask) << (t as u32 * bits);
+    }
+    let mut rest = anchors;
+    while rest != 0 {
+        let t = 15 - rest.leading_zeros();
+        rest &= !(1 << t);
+        let at = t * bits + bits - 1;
+        let below = (1u64 << at) - 1;
+        run = (run & below) | ((run >> 1) & !below);
+    }
+    (run, 16 * bits - anchors.count_ones())
 }
 
 /// Concatenates `(bits, value)` fields LSB first into one word (at most 64 bits in all).
