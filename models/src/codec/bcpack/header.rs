@@ -155,21 +155,30 @@ impl Header {
 pub(super) fn adler32(data: &[u8]) -> u32 {
     const MOD: u32 = 65_521;
     const RUN: usize = 5_552;
+    const LANES: usize = 16;
     let (mut a, mut b) = (1u32, 0u32);
     for chunk in data.chunks(RUN) {
-        // 16 bytes per step: b gains 16·a plus each byte weighted by how many of the step's
-        // sums it enters (16 for the first … 1 for the last) — the per-byte recurrence
-        // without its serial add chain (the checksum was ~5 % of a fast decode).
-        let mut groups = chunk.chunks_exact(16);
+        // Per-lane sums (lane j = bytes at offsets ≡ j mod 16): `acc` the plain sum and
+        // `tri` the sum of `acc` after every step, so a byte of step c (of C) enters `tri`
+        // C − c times. Then, with n bytes, b gains n·a + 16·Σ tri − Σ j·acc_j — the per-byte
+        // recurrence without its serial add chain, in independent lanes the compiler
+        // vectorises (the checksum was 7 % of a fast BC1 decode with a 16-byte serial step).
+        let mut groups = chunk.chunks_exact(LANES);
+        let (mut acc, mut tri) = ([0u32; LANES], [0u32; LANES]);
         for g in &mut groups {
-            let (mut sum, mut weighted) = (0u32, 0u32);
-            for (i, &byte) in g.iter().enumerate() {
-                sum += u32::from(byte);
-                weighted += (16 - i as u32) * u32::from(byte);
+            for j in 0..LANES {
+                acc[j] += u32::from(g[j]);
+                tri[j] += acc[j];
             }
-            b += 16 * a + weighted;
-            a += sum;
         }
+        let n = (chunk.len() / LANES * LANES) as u64;
+        let sum: u64 = acc.iter().map(|&v| u64::from(v)).sum();
+        let weighted: u64 = acc.iter().enumerate().map(|(j, &v)| j as u64 * u64::from(v)).sum();
+        let tri: u64 = tri.iter().map(|&v| u64::from(v)).sum();
+        let m = u64::from(MOD);
+        // 16·tri ≥ Σ j·acc_j, since every byte is counted at least once in tri.
+        b = ((u64::from(b) + n % m * u64::from(a) + LANES as u64 * tri - weighted) % m) as u32;
+        a = ((u64::from(a) + sum) % m) as u32;
         for &byte in groups.remainder() {
             a += u32::from(byte);
             b += a;

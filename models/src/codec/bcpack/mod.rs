@@ -169,7 +169,7 @@ impl BcpackMode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Profile {
     /// Adaptive binary range coding (method 0), the default: the smallest output, slow to
-    /// decode (10–20 MB/s).
+    /// decode (17–30 MB/s).
     #[default]
     Small,
     /// Static rANS tables (method 3): decodes several times faster than [`Profile::Small`],

@@ -165,6 +165,21 @@ proptest! {
         round_trip_row(mode, &data, row);
     }
 
+    /// Blocks drawn from a few prototypes, so copies of the left and upper block (and the
+    /// fast decoders' cached row above / left block) cross row starts and ends at any width.
+    #[test]
+    fn repeated_prototypes_round_trip_at_any_row_width(mode in 1u32..=7, blocks in 1usize..600, row in 1u32..40, protos in 1usize..4, seed in any::<u64>()) {
+        let mode = BcpackMode::from_raw(mode).unwrap();
+        let mut rng = xorshift(seed);
+        let bb = mode.block_bytes();
+        let pool: Vec<u8> = (0..protos * bb).map(|_| rng() as u8).collect();
+        let data: Vec<u8> = (0..blocks).flat_map(|_| {
+            let p = rng() as usize % protos;
+            pool[p * bb..(p + 1) * bb].to_vec()
+        }).collect();
+        round_trip_row(mode, &data, row);
+    }
+
     #[test]
     fn structured_blocks_round_trip_and_shrink(mode in 1u32..=7, blocks in 500usize..1500, seed in any::<u64>(), bc7_mode in 0u32..10) {
         let mode = BcpackMode::from_raw(mode).unwrap();
@@ -268,6 +283,30 @@ const FIXTURE_BC1: [usize; 2] = [24_568, 24_125];
 const FIXTURE_BC5: [usize; 2] = [49_101, 44_511];
 const FIXTURE_BC7: [usize; 2] = [34_948, 34_785];
 const FIXTURE_BC7M7: [usize; 2] = [19_423, 17_423];
+
+/// The exact bytes the encoder writes for each fixture, pinned by length and FNV-1a digest
+/// (small, then fast). Decoder speed work must not move them: a change here is a bitstream
+/// change, which needs a new `FORMAT_VERSION` (docs/bcpack.md).
+#[test]
+fn fixture_bitstreams_are_pinned() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests-data/bcpack");
+    let fnv =
+        |b: &[u8]| b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| (h ^ u64::from(x)).wrapping_mul(0x100_0000_01b3));
+    let cases = [
+        ("bc1-diffuse.bin", BcpackMode::Bc1, [(24_125, 0x9099_146c_9da1_2e76), (24_568, 0x0106_ae74_b76f_d1cd)]),
+        ("bc5-normal.bin", BcpackMode::Bc5, [(44_511, 0x9dd4_4cd5_6bb1_7333), (49_101, 0x3bc9_1c30_e1f2_cd4d)]),
+        ("bc7-diffuse.bin", BcpackMode::Bc7, [(34_785, 0x6da2_f8a2_cbc6_4f2a), (34_946, 0x3e3f_1dd3_8375_ed76)]),
+        ("bc7m7-diffuse.bin", BcpackMode::Bc7, [(17_423, 0x60c4_e5ea_3071_a38a), (19_425, 0xd486_f77b_acc9_1632)]),
+    ];
+    for (file, mode, pins) in cases {
+        let data = std::fs::read(format!("{dir}/{file}")).unwrap();
+        for (profile, (len, digest)) in [Profile::Small, Profile::Fast].into_iter().zip(pins) {
+            let packed = encode_with(mode, &data, mode.default_row_blocks(), profile).unwrap();
+            assert_eq!((packed.len(), fnv(&packed)), (len, digest), "{file} {profile:?}");
+            assert_eq!(decode(&packed, data.len()).unwrap(), data, "{file} {profile:?}");
+        }
+    }
+}
 
 /// A version-1 container (what the previous encoder wrote, whatever its method) is refused
 /// with an error naming the version found and the one expected, before any payload is read.

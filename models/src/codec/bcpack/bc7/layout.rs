@@ -218,6 +218,14 @@ impl Reader {
 struct Writer(u128, u32);
 
 impl Writer {
+    fn put64(&mut self, n: u32, v: u64) {
+        if n == 0 {
+            return;
+        }
+        self.0 |= u128::from(v) << self.1;
+        self.1 += n;
+    }
+
     fn put(&mut self, n: u32, v: u32) {
         if n == 0 {
             return;
@@ -274,26 +282,57 @@ pub(in crate::codec::bcpack) fn pack(f: &Fields, block: &mut [u8]) {
         w.put(info.partition_bits, f.partition);
         w.put(info.rotation_bits, f.rotation);
         w.put(info.index_select_bits, f.index_select);
+        // Runs of fields are gathered in a u64 first (at most 48 endpoint bits per channel,
+        // 63 index bits per set), so the u128 is touched once per run, not once per field.
         for ch in 0..info.channels() {
-            for k in 0..info.endpoints() {
-                w.put(info.channel_bits(ch), f.ep[k][ch]);
-            }
+            let b = info.channel_bits(ch);
+            let (run, n) = gather(f.ep[..info.endpoints()].iter().map(|e| (b, e[ch])));
+            w.put64(n, run);
         }
-        for p in 0..info.pbit_count() {
-            w.put(1, f.pbits[p]);
-        }
+        let (run, n) = gather(f.pbits[..info.pbit_count()].iter().map(|&p| (1, p)));
+        w.put64(n, run);
         let anchors = anchor_mask(info, f.partition as usize);
-        for t in 0..16 {
-            w.put(info.index_bits - u32::from((anchors >> t) & 1), f.idx[t]);
-        }
+        let (run, n) = index_run(&f.idx, info.index_bits, anchors);
+        w.put64(n, run);
         if info.index2_bits > 0 {
-            for t in 0..16 {
-                w.put(info.index2_bits - u32::from(t == 0), f.idx2[t]);
-            }
+            let (run, n) = index_run(&f.idx2, info.index2_bits, 1);
+            w.put64(n, run);
         }
         w.0
     };
     block[..16].copy_from_slice(&v.to_le_bytes());
+}
+
+/// An index set as stored: 16 indices of `bits` bits (at most 64 in all), then the most
+/// significant bit of each anchor texel (bit *t* of `anchors`) removed, highest texel first
+/// so the lower positions do not move.
+#[inline(always)]
+fn index_run(idx: &[u32; 16], bits: u32, anchors: u16) -> (u64, u32) {
+    let mask = (1u64 << bits) - 1;
+    let mut run = 0u64;
+    for (t, &v) in idx.iter().enumerate() {
+        run |= (u64::from(v) & mask) << (t as u32 * bits);
+    }
+    let mut rest = anchors;
+    while rest != 0 {
+        let t = 15 - rest.leading_zeros();
+        rest &= !(1 << t);
+        let at = t * bits + bits - 1;
+        let below = (1u64 << at) - 1;
+        run = (run & below) | ((run >> 1) & !below);
+    }
+    (run, 16 * bits - anchors.count_ones())
+}
+
+/// Concatenates `(bits, value)` fields LSB first into one word (at most 64 bits in all).
+#[inline(always)]
+fn gather(fields: impl Iterator<Item = (u32, u32)>) -> (u64, u32) {
+    let (mut run, mut n) = (0u64, 0u32);
+    for (bits, v) in fields {
+        run |= (u64::from(v) & ((1u64 << bits) - 1)) << n;
+        n += bits;
+    }
+    (run, n)
 }
 
 #[cfg(test)]

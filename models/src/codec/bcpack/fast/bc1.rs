@@ -103,7 +103,22 @@ pub(super) fn code_endpoints<C: SymCoder>(ce: &mut C, te: usize, cur: &mut [u8],
             *p = predict3(at(l), at(u), at(ul), 1 << (BITS[ch] - 1));
         }
     }
-    let mut ends = if C::DECODING { [[0; 3]; 2] } else { endpoints(cur).map(split565) };
+    let ends = if C::DECODING { [[0; 3]; 2] } else { endpoints(cur).map(split565) };
+    let ends = code_channels(ce, te, &preds, ends);
+    let e = [join565(ends[0]), join565(ends[1])];
+    cur[0..2].copy_from_slice(&e[0].to_le_bytes());
+    cur[2..4].copy_from_slice(&e[1].to_le_bytes());
+}
+
+/// Codes both endpoints' channels `[endpoint][G, R, B]` (`ends`: the values when encoding,
+/// ignored when decoding) against their predictions; returns the coded values.
+#[inline(always)]
+pub(super) fn code_channels<C: SymCoder>(
+    ce: &mut C,
+    te: usize,
+    preds: &[[u32; 3]; 2],
+    mut ends: [[u32; 3]; 2],
+) -> [[u32; 3]; 2] {
     for (e, end) in ends.iter_mut().enumerate() {
         let [pg, pr, pb] = preds[e];
         let g = ce.sym(te + e, fold(end[0], pg, 6));
@@ -116,9 +131,7 @@ pub(super) fn code_endpoints<C: SymCoder>(ce: &mut C, te: usize, cur: &mut [u8],
         end[1] = unfold(r, pr, 5);
         end[2] = unfold(b, pb, 5);
     }
-    let e = [join565(ends[0]), join565(ends[1])];
-    cur[0..2].copy_from_slice(&e[0].to_le_bytes());
-    cur[2..4].copy_from_slice(&e[1].to_le_bytes());
+    ends
 }
 
 /// Codes the selectors (bytes 4–7) of `cur`, whose endpoints are already known: they use

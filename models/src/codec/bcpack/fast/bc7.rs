@@ -9,13 +9,14 @@
 //! or 2 (3- and 4-bit sets), each index replaced by its difference from a prediction from
 //! same-subset neighbours (the index above for 2-bit rows, MED of left/up/up-left for pairs).
 
-use super::super::bc1::{bucket, med};
-use super::super::bc7::layout::{anchor_mask, pack, parse, subset_map, Fields, MODES, RESERVED};
-use super::super::bc7::{neighbour_value, predict_endpoint};
+use super::super::bc1::bucket;
+use super::super::bc7::layout::{pack, parse, Fields, MODES, RESERVED};
+use super::super::bc7::{expand, predict_endpoint};
 use super::super::driver::Nb;
 use super::super::header::MAX_STREAMS;
 use super::super::range::{fold, unfold};
 use super::super::rans::SymCoder;
+use super::bc7_idx::{all_shapes, code_indices, Shape};
 use super::{predict3, FastModel, Pos, KIND_TABLES};
 
 // Stream 0 tables: kinds, mode by the left block's mode (10), partition by mode (8),
@@ -74,22 +75,36 @@ fn idx_limits() -> Vec<usize> {
 #[derive(Default)]
 pub(super) struct Bc7 {
     rows: Vec<Cached>,
-    masks: Vec<NbMasks>,
+    shapes: Vec<Shape>,
 }
 
-/// A parsed block and its endpoint 0 widened to 8 bits per channel (the neighbour value the
-/// endpoint prediction requantises), `None` for a reserved block.
+/// What a block's right and lower neighbours use of it: its mode and partition (the
+/// partition "same as left" symbol), and its endpoint 0 widened to 8 bits per channel (the
+/// neighbour value the endpoint prediction requantises), `None` for a reserved block. Kept
+/// small (not the whole parsed block) so caching a block costs a few stores.
 #[derive(Debug, Clone, Copy, Default)]
 struct Cached {
-    f: Fields,
+    mode: usize,
+    partition: u32,
     wide: Option<[u32; 4]>,
 }
 
 impl Cached {
-    fn new(f: Fields) -> Self {
-        // neighbour_value at 8 bits is the widened value itself.
-        let wide = (f.mode < RESERVED).then(|| [0, 1, 2, 3].map(|ch| neighbour_value(&f, 0, ch, 8).unwrap_or(255)));
-        Cached { f, wide }
+    fn new(f: &Fields) -> Self {
+        // `neighbour_value` of endpoint 0 at 8 bits, i.e. the widened value itself
+        // (requantising 8 bits to 8 is the identity), without its per-call generality.
+        let wide = MODES.get(f.mode).map(|info| {
+            let p = info.pbit_of(0).map(|p| f.pbits[p]);
+            [0, 1, 2, 3].map(|ch| {
+                let b = info.channel_bits(ch);
+                match (b, p) {
+                    (0, _) => 255,
+                    (b, Some(p)) => expand((f.ep[0][ch] << 1) | p, b + 1),
+                    (b, None) => expand(f.ep[0][ch], b),
+                }
+            })
+        });
+        Cached { mode: f.mode, partition: f.partition, wide }
     }
 }
 
@@ -97,13 +112,13 @@ impl Bc7 {
     fn slot(&mut self, at: Pos, index: usize) -> usize {
         if self.rows.len() != 2 * at.row {
             self.rows = vec![Cached::default(); 2 * at.row];
-            self.masks = all_masks();
+            self.shapes = all_shapes();
         }
         index % (2 * at.row)
     }
 }
 
-fn code_header<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields, left: Option<&Fields>) {
+fn code_header<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields, left: Option<Cached>) {
     let lm = left.map_or(9, |l| l.mode);
     // The mode tables' alphabet is 9: modes 0..=7 and reserved.
     f.mode = c.sym(MODE_T + lm, old.mode as u32) as usize;
@@ -177,117 +192,6 @@ fn code_endpoints<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields, wide: [O
     }
 }
 
-/// Which texels have a same-subset left, upper and upper-left texel (bit t = texel t).
-#[derive(Debug, Clone, Copy)]
-struct NbMasks {
-    left: u16,
-    up: u16,
-    up_left: u16,
-}
-
-impl NbMasks {
-    fn new(map: u32) -> Self {
-        let subset = |t: usize| (map >> (2 * t)) & 3;
-        let (mut left, mut up, mut up_left) = (0, 0, 0);
-        for t in 0..16 {
-            let bit = 1u16 << t;
-            if t % 4 > 0 && subset(t - 1) == subset(t) {
-                left |= bit;
-            }
-            if t >= 4 && subset(t - 4) == subset(t) {
-                up |= bit;
-            }
-            if t % 4 > 0 && t >= 4 && subset(t - 5) == subset(t) {
-                up_left |= bit;
-            }
-        }
-        NbMasks { left, up, up_left }
-    }
-}
-
-/// Prediction of texel `t`'s index from already known indices `v`: a whole-row group
-/// (2-bit indices) only has the row above; pairs also use the left and upper-left texels
-/// (MED), all within the texel's subset.
-#[inline(always)]
-fn predict_index(m: &NbMasks, group: usize, t: usize, v: &[u32; 16]) -> Option<u32> {
-    let has = |mask: u16| (mask >> t) & 1 == 1;
-    let up = has(m.up).then(|| v[t - 4]);
-    if group == 4 {
-        return up;
-    }
-    let left = has(m.left).then(|| v[t - 1]);
-    let up_left = has(m.up_left).then(|| v[t - 5]);
-    match (left, up, up_left) {
-        (Some(l), Some(u), Some(ul)) => Some(med(l, u, ul)),
-        (Some(l), Some(u), None) => Some((l + u) / 2),
-        (Some(l), None, _) => Some(l),
-        (None, u, _) => u,
-    }
-}
-
-/// The masks of every shape, `(subsets − 1) · 64 + partition`, built once per model rather
-/// than once per block.
-fn all_masks() -> Vec<NbMasks> {
-    (0..3 * 64)
-        .map(|i| {
-            let info = MODES.iter().find(|m| m.subsets == i / 64 + 1).unwrap_or(&MODES[6]);
-            NbMasks::new(subset_map(info, i % 64))
-        })
-        .collect()
-}
-
-fn code_indices<C: SymCoder>(c: &mut C, old: &Fields, f: &mut Fields, masks: &[NbMasks]) {
-    let info = &MODES[f.mode];
-    let anchors = anchor_mask(info, f.partition as usize);
-    let shape = (info.subsets - 1) * 64 + (f.partition as usize & 63);
-    let Some(&nbm) = masks.get(shape) else { return };
-    for set in 0..2 {
-        let bits = if set == 0 { info.index_bits } else { info.index2_bits };
-        if bits == 0 {
-            continue;
-        }
-        let mask = (1u32 << bits) - 1;
-        let group = if bits == 2 { 4 } else { 2 };
-        let (src, dst) = if set == 0 { (&old.idx, &mut f.idx) } else { (&old.idx2, &mut f.idx2) };
-        let base = (bits as usize - 2) * 3;
-        let pred = |t: usize, v: &[u32; 16]| predict_index(&nbm, group, t, v);
-        for t0 in (0..16).step_by(group) {
-            let mut want = 0;
-            if !C::DECODING {
-                let mut known = *dst;
-                for k in 0..group {
-                    let t = t0 + k;
-                    let d = pred(t, &known).map_or(src[t], |p| src[t].wrapping_sub(p) & mask);
-                    known[t] = src[t];
-                    want |= d << (bits as usize * k);
-                }
-            }
-            // Texels with a prediction: those with an upper (rows of 4) or a left or upper
-            // (pairs) same-subset neighbour.
-            let has = if group == 4 { nbm.up } else { nbm.left | nbm.up };
-            let with = ((has >> t0) & ((1 << group) - 1)).count_ones() as usize;
-            let table = base
-                + if with == 0 {
-                    0
-                } else if with == group {
-                    1
-                } else {
-                    2
-                };
-            // The tables' alphabets are exactly `group` indices of `bits` bits.
-            let sym = c.sym(table, want);
-            for k in 0..group {
-                let t = t0 + k;
-                let d = (sym >> (bits as usize * k)) & mask;
-                let v = pred(t, dst).map_or(d, |p| (d + p) & mask);
-                let anchor = if set == 0 { (anchors >> t) & 1 == 1 } else { t == 0 };
-                c.check(anchor && v >> (bits - 1) != 0, "a BC7 anchor index with its implied-zero bit set");
-                dst[t] = v;
-            }
-        }
-    }
-}
-
 impl FastModel for Bc7 {
     const BLOCK_BYTES: usize = 16;
     /// 0: kinds + mode/partition/rotation/index selection, 1: endpoints, p-bits and reserved
@@ -305,7 +209,7 @@ impl FastModel for Bc7 {
         let n = self.rows.len();
         let pick = |present: bool, back: usize| present.then(|| (me + n - back) % n);
         let slots = [pick(nb.left.is_some(), 1), pick(nb.up.is_some(), at.row), pick(nb.up_left.is_some(), at.row + 1)];
-        let left = slots[0].map(|s| &self.rows[s].f);
+        let left = slots[0].map(|s| self.rows[s]);
         let wide = slots.map(|s| s.and_then(|s| self.rows[s].wide));
         let mut f = Fields::default();
         code_header(ch, &old, &mut f, left);
@@ -314,13 +218,13 @@ impl FastModel for Bc7 {
             for b in cur[1..].iter_mut() {
                 *b = ce.sym(RESERVED_T, u32::from(*b)) as u8;
             }
-            self.rows[me] = Cached::new(parse(cur));
+            self.rows[me] = Cached::new(&parse(cur));
             return;
         }
         code_endpoints(ce, &old, &mut f, wide);
-        code_indices(ci, &old, &mut f, &self.masks);
+        code_indices(ci, &old, &mut f, &self.shapes);
         pack(&f, cur);
-        self.rows[me] = Cached::new(f);
+        self.rows[me] = Cached::new(&f);
     }
 
     fn copied(&mut self, at: Pos, from: usize) {

@@ -11,6 +11,7 @@ mod bc1;
 mod bc1_decode;
 mod bc4;
 mod bc7;
+mod bc7_idx;
 
 use super::driver::{neighbours, Nb};
 use super::error::BcpackError;
