@@ -49,6 +49,6 @@ pub use minmip_filter::{MinMipFilter, Offset, Slope};
 pub use region_used::MipRegionUsedFeedback;
 pub use residency_check::ResidencyCheck;
 pub use sampler::{
-    sample, sample_lods, single_texel, CoarserRegions, DesiredLod, Filter, FootprintRegions, Lods, MipRegions,
-    PreparedSampler, ReadRegions, RegionRuns, Sample, SamplerDesc,
+    sample, sample_lods, CoarserRegions, DesiredLod, Filter, FootprintRegions, Lods, MipRegions, PreparedSampler,
+    ReadRegions, RegionRuns, Sample, SamplerDesc,
 };

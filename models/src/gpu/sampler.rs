@@ -410,7 +410,6 @@ mod regions;
 pub use coarser_regions::CoarserRegions;
 use probes::ProbeLine;
 pub use read_regions::ReadRegions;
-pub use region_writes::single_texel;
 pub use regions::{FootprintRegions, MipRegions, RegionRuns};
 #[cfg(test)]
 mod tests;

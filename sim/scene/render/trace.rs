@@ -9,11 +9,8 @@
 
 use super::super::visibility::{Visibility, MISS};
 use super::super::RayCamera;
-use super::FeedbackKind;
 use super::{FeedbackRenderer, FeedbackWrites};
-use sfsim_models::gpu::{
-    single_texel, CoarserRegions, DesiredLod, FootprintRegions, Lod53, Lods, MipRegions, RegionRuns,
-};
+use sfsim_models::gpu::{CoarserRegions, DesiredLod, FootprintRegions, Lod53, Lods, MipRegions, RegionRuns};
 
 /// Samples per parallel work item.
 pub(super) const CHUNK: usize = 256;
@@ -250,17 +247,9 @@ impl FeedbackRenderer<'_> {
             let Some((desired, effective, nonresident)) = lods else { continue };
             let layout = &self.layouts[m.texture as usize];
             let value = layout.recorded_value(desired, self.cfg.feedback.small_tail);
-            let writes = match (rects, &regions) {
-                // MinMip feedback writes one value whatever the mip: a footprint that
-                // reaches one feedback texel writes it once.
-                (Some((start, end)), Some(regions)) if self.cfg.feedback.kind == FeedbackKind::MinMip => {
-                    match single_texel(&regions[start as usize..end as usize]) {
-                        Some((x, y)) => Writes::Texel(x, y, value),
-                        None => Writes::Regions(start, end, value),
-                    }
-                }
-                (Some((start, end)), _) => Writes::Regions(start, end, value),
-                (None, _) => {
+            let writes = match rects {
+                Some((start, end)) => Writes::Regions(start, end, value),
+                None => {
                     let (tx, ty) = texel.get_or(m.layout_class, || self.locators[m.texture as usize].locate(hit.uv));
                     Writes::Texel(tx, ty, value)
                 }
