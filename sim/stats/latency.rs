@@ -7,7 +7,7 @@
 //! is the upper end of its bucket); `exact()` says which applies. Every shipped scenario
 //! stays below the cap, so its stats are exact.
 
-use super::{percentile, select};
+use super::{percentile, percentile_index, select};
 use hdrhistogram::Histogram;
 use rayon::slice::ParallelSliceMut;
 use sfsim_models::units::Time;
@@ -135,7 +135,7 @@ impl Latencies {
             return ps.iter().map(|&p| Some(binned_percentile(h, p))).collect();
         }
         let len = self.exact.len();
-        let rank = |p: u32| ((u64::from(p) * len as u64).div_ceil(100).max(1) as usize).min(len) - 1;
+        let rank = |p: u32| percentile_index(len, p);
         let mut ranks: Vec<usize> = ps.iter().map(|&p| rank(p)).collect();
         ranks.sort_unstable();
         let values = self.at_ranks(&ranks);

@@ -118,8 +118,13 @@ pub fn percentile(sorted: &[Time], p: u32) -> Option<Time> {
     if sorted.is_empty() {
         return None;
     }
-    let rank = (u64::from(p) * sorted.len() as u64).div_ceil(100).max(1) as usize;
-    Some(sorted[rank.min(sorted.len()) - 1])
+    Some(sorted[percentile_index(sorted.len(), p)])
+}
+
+/// Index in `len` (> 0) sorted samples of the nearest-rank percentile `p` (0..=100).
+pub(crate) fn percentile_index(len: usize, p: u32) -> usize {
+    let rank = (u64::from(p) * len as u64).div_ceil(100).max(1) as usize;
+    rank.min(len) - 1
 }
 
 #[cfg(test)]
