@@ -16,6 +16,12 @@ impl IoPath {
     /// The drive's and the MDU's next event, asked of them (after any change of state).
     pub(super) fn refresh_wake(&mut self) -> Option<Time> {
         (self.device_next, self.mdu_next) = (self.device.next_event(), self.mdu.next_event());
+        self.set_wake()
+    }
+
+    /// The wake: the earlier of the cached next events.
+    #[inline]
+    fn set_wake(&mut self) -> Option<Time> {
         self.wake = match (self.device_next, self.mdu_next) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -49,11 +55,7 @@ impl IoPath {
             if mdu_changed {
                 self.mdu_next = self.mdu.next_event();
             }
-            self.wake = match (self.device_next, self.mdu_next) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
-            if self.wake.is_none_or(|t| t > now) {
+            if self.set_wake().is_none_or(|t| t > now) {
                 break;
             }
         }
