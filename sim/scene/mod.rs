@@ -5,7 +5,6 @@ mod build;
 pub mod bvh;
 mod config;
 pub mod geometry;
-mod par;
 pub mod pattern;
 pub mod raycast;
 mod render;

@@ -1,10 +1,14 @@
 //! The visibility pass of a frame's sampled pixels: which object each sample ray hits
 //! first. Rather than walking the BVH once per ray, every object's bounding box is
-//! projected to the screen and tested only against the samples inside that rectangle,
-//! nearest objects first, so a sample already hit closer than an object's box skips it
-//! (early depth rejection). Per ray it runs the same exact `hit_distance` tests as
-//! [`Bvh::nearest`](super::Bvh::nearest) and finds the same nearest hit; on an exact tie
-//! between two objects the lower object index wins.
+//! projected to the screen once per frame ([`Visibility::prepare`]) and tested only against
+//! the samples inside that rectangle, nearest objects first, so a sample already hit closer
+//! than an object's box skips it (early depth rejection). Per ray it runs the same exact
+//! `hit_distance` tests as [`Bvh::nearest`](super::Bvh::nearest) and finds the same nearest
+//! hit; on an exact tie between two objects the lower object index wins.
+//!
+//! The samples are resolved a band of block rows at a time ([`Visibility::resolve`]), by
+//! whichever thread shades that band next: a separate parallel pass over the frame would
+//! cost a wake-up of the pool per frame, which on a 2-core VM took longer than the pass.
 
 use super::geometry::{Aabb, Shape};
 use super::raycast::{PrimaryRay, RayCamera, RayDirection};
@@ -12,12 +16,20 @@ use glam::DVec3;
 
 /// How a frame's samples lie on the screen: one sample per `block_w` × `block_h` block,
 /// in row-major block order (what [`SamplePattern`](super::SamplePattern) produces).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct SampleGrid {
     pub block_w: u32,
     pub block_h: u32,
     pub blocks_x: u32,
     pub blocks_y: u32,
+}
+
+impl SampleGrid {
+    /// The samples of block rows `rows` (indices into the frame's samples).
+    pub fn samples_of_rows(&self, rows: std::ops::Range<u32>) -> std::ops::Range<usize> {
+        let row = self.blocks_x as usize;
+        rows.start as usize * row..rows.end as usize * row
+    }
 }
 
 /// No object along the ray.
@@ -33,14 +45,23 @@ pub struct Nearest {
 
 const NOTHING: Nearest = Nearest { object: MISS, face: 0 };
 
-/// Reusable buffers for the visibility pass (no allocation per frame once warm).
+/// A frame's visibility set-up: the objects on screen, nearest first, with the blocks each
+/// may cover (no allocation per frame once warm).
 #[derive(Debug, Default)]
 pub struct Visibility {
+    grid: SampleGrid,
+    /// (distance from the camera to the object's box, object, block rectangle).
+    order: Vec<(f64, u32, BlockRect)>,
+}
+
+/// The nearest hits of a band of block rows' samples, and their rays (reused buffers).
+#[derive(Debug, Default)]
+pub struct SampleHits {
+    /// The frame index of the first sample held.
+    first: usize,
     rays: Vec<RayDirection>,
     nearest_t: Vec<f64>,
     nearest: Vec<Nearest>,
-    /// (distance from the camera to the object's box, object, block rectangle).
-    order: Vec<(f64, u32, BlockRect)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,19 +72,10 @@ struct BlockRect {
     y1: u32,
 }
 
-/// Block rows per parallel band: big enough that a band's shape loop is cheap.
-const BAND_ROWS: usize = 8;
-
 impl Visibility {
-    /// Finds the nearest object of every sample pixel (`pixels[i]` lies in block `i`).
-    pub fn run(&mut self, camera: &RayCamera, shapes: &[Shape], pixels: &[(u32, u32)], grid: SampleGrid) {
-        debug_assert_eq!(pixels.len(), (grid.blocks_x * grid.blocks_y) as usize);
-        self.rays.clear();
-        self.rays.extend(pixels.iter().map(|&(x, y)| camera.primary_direction(x, y)));
-        self.nearest_t.clear();
-        self.nearest_t.resize(pixels.len(), f64::INFINITY);
-        self.nearest.clear();
-        self.nearest.resize(pixels.len(), NOTHING);
+    /// Projects every object for a frame seen by `camera` with samples on `grid`.
+    pub fn prepare(&mut self, camera: &RayCamera, shapes: &[Shape], grid: SampleGrid) {
+        self.grid = grid;
         self.order.clear();
         for (i, shape) in shapes.iter().enumerate() {
             let bounds = shape.bounds();
@@ -72,51 +84,84 @@ impl Visibility {
             }
         }
         self.order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    }
 
-        let (origin, order, rays) = (camera.position, &self.order, &self.rays);
-        let band = BAND_ROWS * grid.blocks_x as usize;
-        super::par::for_each_chunk_pair(&mut self.nearest_t, &mut self.nearest, band, |b, best_t, best| {
-            let row0 = (b * BAND_ROWS) as u32;
-            let row1 = row0 + (best_t.len() / grid.blocks_x as usize) as u32;
-            for &(near, object, rect) in order {
-                let shape = &shapes[object as usize];
-                for by in rect.y0.max(row0)..=rect.y1.min(row1 - 1) {
-                    let row = ((by - row0) * grid.blocks_x) as usize;
-                    let ray_row = (by * grid.blocks_x) as usize;
-                    for bx in rect.x0..=rect.x1 {
-                        let k = row + bx as usize;
-                        if best_t[k] < near {
-                            continue;
-                        }
-                        let ray = &rays[ray_row + bx as usize];
-                        if let Some((t, face)) = shape.hit_distance_face_inv(origin, ray.dir, ray.inv_dir, best_t[k]) {
-                            if t < best_t[k] || object < best[k].object {
-                                best_t[k] = t;
-                                best[k] = Nearest { object, face };
-                            }
+    /// Finds the nearest object of the samples of block rows `rows` into `out`
+    /// (`pixels` are the frame's samples, `pixels[i]` in block `i`, and `camera` and
+    /// `shapes` those [`prepare`](Self::prepare) saw).
+    pub fn resolve(
+        &self,
+        camera: &RayCamera,
+        shapes: &[Shape],
+        pixels: &[(u32, u32)],
+        rows: std::ops::Range<u32>,
+        out: &mut SampleHits,
+    ) -> std::ops::Range<usize> {
+        let grid = self.grid;
+        debug_assert_eq!(pixels.len(), (grid.blocks_x * grid.blocks_y) as usize);
+        let samples = grid.samples_of_rows(rows.clone());
+        out.first = samples.start;
+        out.rays.clear();
+        out.rays.extend(pixels[samples.clone()].iter().map(|&(x, y)| camera.primary_direction(x, y)));
+        out.nearest_t.clear();
+        out.nearest_t.resize(samples.len(), f64::INFINITY);
+        out.nearest.clear();
+        out.nearest.resize(samples.len(), NOTHING);
+        let (origin, best_t, best, rays) = (camera.position, &mut out.nearest_t, &mut out.nearest, &out.rays);
+        for &(near, object, rect) in &self.order {
+            let shape = &shapes[object as usize];
+            for by in rect.y0.max(rows.start)..=rect.y1.min(rows.end - 1) {
+                let row = ((by - rows.start) * grid.blocks_x) as usize;
+                for bx in rect.x0..=rect.x1 {
+                    let k = row + bx as usize;
+                    if best_t[k] < near {
+                        continue;
+                    }
+                    let ray = &rays[k];
+                    if let Some((t, face)) = shape.hit_distance_face_inv(origin, ray.dir, ray.inv_dir, best_t[k]) {
+                        if t < best_t[k] || object < best[k].object {
+                            best_t[k] = t;
+                            best[k] = Nearest { object, face };
                         }
                     }
                 }
             }
-        });
+        }
+        samples
     }
 
-    /// Sample `i`'s ray (`camera` is the pass's).
+    /// [`prepare`](Self::prepare) then [`resolve`](Self::resolve) of every row: the whole
+    /// frame's samples into `out`.
+    pub fn run(
+        &mut self,
+        camera: &RayCamera,
+        shapes: &[Shape],
+        pixels: &[(u32, u32)],
+        grid: SampleGrid,
+        out: &mut SampleHits,
+    ) {
+        self.prepare(camera, shapes, grid);
+        self.resolve(camera, shapes, pixels, 0..grid.blocks_y, out);
+    }
+}
+
+impl SampleHits {
+    /// Sample `i`'s ray (a frame index among those resolved; `camera` is the pass's).
     #[inline]
     pub fn ray(&self, camera: &RayCamera, i: usize) -> PrimaryRay {
-        camera.with_differentials(self.rays[i])
+        camera.with_differentials(self.rays[i - self.first])
     }
 
     /// The object sample `i` hits first, or [`MISS`].
     pub fn nearest(&self, i: usize) -> u32 {
-        self.nearest[i].object
+        self.nearest[i - self.first].object
     }
 
     /// Sample `i`'s nearest hit, its distance along the unit ray, and the face hit (see
     /// [`Shape::intersect_at`]); the object is [`MISS`] when nothing was hit.
     #[inline]
     pub fn nearest_hit(&self, i: usize) -> (Nearest, f64) {
-        (self.nearest[i], self.nearest_t[i])
+        (self.nearest[i - self.first], self.nearest_t[i - self.first])
     }
 }
 
@@ -224,7 +269,7 @@ mod tests {
     #[test]
     fn matches_the_bvh_per_ray() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
-        let mut vis = Visibility::default();
+        let (mut vis, mut found_hits) = (Visibility::default(), SampleHits::default());
         let pattern = SamplePattern::new(16).unwrap();
         for case in 0..12 {
             let shapes = random_scene(&mut rng);
@@ -237,12 +282,12 @@ mod tests {
             let camera = RayCamera::new(position, forward, DVec3::Y, rng.gen_range(30.0..100.0), 320, 200);
             let pixels = pattern.pixels(320, 200, 5, case);
             let grid = pattern.grid(320, 200);
-            vis.run(&camera, &shapes, &pixels, grid);
+            vis.run(&camera, &shapes, &pixels, grid, &mut found_hits);
             let mut hits = 0;
             for (i, &(x, y)) in pixels.iter().enumerate() {
                 let ray = camera.primary_ray(x, y);
                 let expected = bvh.nearest(&shapes, camera.position, ray.dir);
-                let found = vis.nearest(i);
+                let found = found_hits.nearest(i);
                 match expected {
                     None => assert_eq!(found, MISS, "case {case} pixel ({x}, {y})"),
                     Some((object, hit)) => {
@@ -254,6 +299,36 @@ mod tests {
             }
             assert!(hits > 0, "case {case} saw nothing: the test would prove nothing");
         }
+    }
+
+    /// Resolving a frame band by band, as the renderer's chunks do, finds what resolving it
+    /// whole finds, for bands of any height (the frame's last band cut short included).
+    #[test]
+    fn bands_resolve_like_the_whole_frame() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let pattern = SamplePattern::new(8).unwrap();
+        let (mut vis, mut whole, mut band) = (Visibility::default(), SampleHits::default(), SampleHits::default());
+        let mut hits = 0;
+        for case in 0..6 {
+            let shapes = random_scene(&mut rng);
+            let position = DVec3::new(rng.gen_range(-60.0..60.0), rng.gen_range(-60.0..60.0), 70.0);
+            let camera = RayCamera::new(position, -position, DVec3::Y, 70.0, 300, 190);
+            let (pixels, grid) = (pattern.pixels(300, 190, 9, case), pattern.grid(300, 190));
+            vis.run(&camera, &shapes, &pixels, grid, &mut whole);
+            let height = 1 + case as u32 % 4;
+            for first in (0..grid.blocks_y).step_by(height as usize) {
+                let rows = first..(first + height).min(grid.blocks_y);
+                let samples = vis.resolve(&camera, &shapes, &pixels, rows.clone(), &mut band);
+                assert_eq!(samples, grid.samples_of_rows(rows));
+                for i in samples {
+                    assert_eq!(band.nearest_hit(i), whole.nearest_hit(i), "case {case} sample {i}");
+                    let (ray, expected) = (band.ray(&camera, i), whole.ray(&camera, i));
+                    assert_eq!((ray.dir, ray.inv_dir), (expected.dir, expected.inv_dir));
+                    hits += usize::from(band.nearest(i) != MISS);
+                }
+            }
+        }
+        assert!(hits > 1000, "only {hits} hits: the test would prove little");
     }
 
     /// A camera flying through a dense grid (boxes beside and behind it straddle the camera
@@ -270,7 +345,7 @@ mod tests {
             .collect();
         let bvh = Bvh::build(&shapes);
         let pattern = SamplePattern::new(4).unwrap();
-        let mut vis = Visibility::default();
+        let (mut vis, mut found_hits) = (Visibility::default(), SampleHits::default());
         let mut clipped = 0;
         for case in 0..16 {
             let position =
@@ -294,11 +369,11 @@ mod tests {
                 }
             }
             let pixels = pattern.pixels(240, 160, 3, case);
-            vis.run(&camera, &shapes, &pixels, grid);
+            vis.run(&camera, &shapes, &pixels, grid, &mut found_hits);
             for (i, &(x, y)) in pixels.iter().enumerate() {
                 let ray = camera.primary_ray(x, y);
                 let expected = bvh.nearest(&shapes, camera.position, ray.dir).map(|(_, hit)| hit.t);
-                let found = vis.nearest(i);
+                let found = found_hits.nearest(i);
                 let t = (found != MISS)
                     .then(|| shapes[found as usize].hit_distance(camera.position, ray.dir, f64::INFINITY))
                     .flatten();

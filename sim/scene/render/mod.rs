@@ -7,7 +7,7 @@ mod merge;
 mod trace;
 
 use super::requests::{FirstWrites, TileSet};
-use super::visibility::Visibility;
+use super::visibility::{SampleGrid, Visibility};
 use super::{RayCamera, SamplePattern, Scene};
 use merge::FeedbackSink;
 use serde::{Deserialize, Serialize};
@@ -86,6 +86,28 @@ impl Default for FeedbackConfig {
             writes: FeedbackWrites::Footprint,
             tiles_per_texel: 1,
         }
+    }
+}
+
+/// How a frame's samples are cut into chunks (the parallel work items): whole block rows,
+/// about [`CHUNK`] samples, since a chunk resolves its own rows' visibility.
+#[derive(Debug, Clone, Copy)]
+struct ChunkRows {
+    rows_per_chunk: u32,
+    blocks_y: u32,
+    count: usize,
+}
+
+impl ChunkRows {
+    fn of(grid: SampleGrid) -> ChunkRows {
+        let rows_per_chunk = (CHUNK as u32 / grid.blocks_x.max(1)).max(1);
+        ChunkRows { rows_per_chunk, blocks_y: grid.blocks_y, count: grid.blocks_y.div_ceil(rows_per_chunk) as usize }
+    }
+
+    /// Chunk `c`'s block rows.
+    fn rows(&self, c: usize) -> std::ops::Range<u32> {
+        let first = c as u32 * self.rows_per_chunk;
+        first..(first + self.rows_per_chunk).min(self.blocks_y)
     }
 }
 
@@ -545,8 +567,9 @@ impl<'s> FeedbackRenderer<'s> {
         let (w, h) = self.cfg.resolution;
         let mut bufs = std::mem::take(&mut self.frame);
         self.pattern.pixels_into(w, h, seed, frame, &mut bufs.pixels);
-        bufs.visibility.run(camera, &self.scene.shapes, &bufs.pixels, self.pattern.grid(w, h));
-        let chunks = bufs.pixels.len().div_ceil(CHUNK);
+        let grid = self.pattern.grid(w, h);
+        bufs.visibility.prepare(camera, &self.scene.shapes, grid);
+        let chunks = ChunkRows::of(grid);
         let mut stats = FrameStats::default();
         // What merging writes leaves the renderer for the frame, so that shading (which
         // only reads the renderer) can run beside the merge.
@@ -556,14 +579,13 @@ impl<'s> FeedbackRenderer<'s> {
             // frame and its samples are merged while still in cache. Same order, same result.
             bufs.traced.resize_with(1, Default::default);
             let chunk = bufs.traced[0].get_mut().unwrap_or_else(PoisonError::into_inner);
-            for c in 0..chunks {
-                let samples = c * CHUNK..((c + 1) * CHUNK).min(bufs.pixels.len());
-                self.trace_chunk(camera, &bufs.visibility, samples, chunk);
+            for c in 0..chunks.count {
+                self.trace_chunk(camera, &bufs.visibility, &bufs.pixels, chunks.rows(c), chunk);
                 self.merge_chunk(&mut sink, chunk, &bufs.pixels, &mut stats, pixels.as_deref_mut());
             }
         } else {
-            bufs.traced.resize_with(chunks, Default::default);
-            self.trace_and_merge(camera, &mut bufs, &mut sink, &mut stats, pixels);
+            bufs.traced.resize_with(chunks.count, Default::default);
+            self.trace_and_merge(camera, chunks, &mut bufs, &mut sink, &mut stats, pixels);
         }
         sink.put_back(self);
         self.frame = bufs;

@@ -7,12 +7,12 @@
 //! square roots and logarithms of neighbouring samples instead of waiting on each in turn.
 //! The arithmetic is the same either way.
 
-use super::super::visibility::{Visibility, MISS};
+use super::super::visibility::{SampleHits, Visibility, MISS};
 use super::super::RayCamera;
 use super::{FeedbackRenderer, FeedbackWrites};
 use sfsim_models::gpu::{CoarserRegions, DesiredLod, FootprintRegions, Lod53, Lods, MipRegions, RegionRuns};
 
-/// Samples per parallel work item.
+/// About the samples per parallel work item (whole block rows: [`ChunkRows`](super::ChunkRows)).
 pub(super) const CHUNK: usize = 256;
 
 /// One texture read of a traced pixel: its LODs and which feedback it writes.
@@ -89,6 +89,8 @@ pub(super) fn link_finer_regions(material: &mut [MaterialTexture], footprints: &
 pub(super) struct Chunk {
     /// Samples (pixels) in the chunk.
     pub len: usize,
+    /// Their rays and nearest hits.
+    visible: SampleHits,
     /// The samples that hit something, in sample order.
     pub hits: Vec<ShadedHit>,
     /// Per hit, its texture reads in `samples`.
@@ -121,9 +123,12 @@ impl FeedbackRenderer<'_> {
         &self,
         camera: &RayCamera,
         visibility: &Visibility,
-        range: std::ops::Range<usize>,
+        pixels: &[(u32, u32)],
+        rows: std::ops::Range<u32>,
         chunk: &mut Chunk,
     ) {
+        let range = visibility.resolve(camera, &self.scene.shapes, pixels, rows, &mut chunk.visible);
+        let visible = &chunk.visible;
         chunk.len = range.len();
         chunk.reads.clear();
         chunk.samples.clear();
@@ -134,12 +139,12 @@ impl FeedbackRenderer<'_> {
         chunk.values.clear();
         // Pass 1: shading.
         for i in range.clone() {
-            let (nearest, t) = visibility.nearest_hit(i);
+            let (nearest, t) = visible.nearest_hit(i);
             let object = nearest.object;
             if object == MISS {
                 continue;
             }
-            let ray = visibility.ray(camera, i);
+            let ray = visible.ray(camera, i);
             if let Some((uv, derivs)) = camera.shade_uv(&self.scene.shapes, &ray, object, t, nearest.face) {
                 chunk.hits.push(ShadedHit { sample: i, object, uv: (wrap_unit(uv.0), wrap_unit(uv.1)), derivs });
             }
