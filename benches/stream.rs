@@ -1,8 +1,9 @@
 //! Streaming simulator speed: sample-grid.ron (64 sets × 3 × 8192², 1080p/128 sampling,
 //! the engine, NVMe, DirectStorage and MDU): its first 2 simulated seconds on all cores,
 //! and the whole recorded 60 s path on one core in timing-only mode (the measure:
-//! ten runs of about 6 s each, flat sampling), the shipped defaults (full mode, footprint
-//! feedback) on one core, and the loaded city-flythrough.ron and intel-demo.ron on all cores.
+//! ten runs of about 6 s each, flat sampling) and its first 10 s in that mode on all
+//! cores, the shipped defaults (full mode, footprint feedback) on one core, and the loaded
+//! city-flythrough.ron and intel-demo.ron on all cores.
 //! Criterion's "elem/s" here is simulated seconds per wall-clock second.
 //! Run: cargo bench --features bench --bench stream
 
@@ -40,6 +41,18 @@ fn sample_grid(c: &mut Criterion) {
         b.iter(|| {
             one_core.install(|| run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {}).expect("runs").stats)
         })
+    });
+    // The same mode on all cores, the first 10 s: what the sampler's chunks (each resolving
+    // its own rows' visibility) gain from a second core.
+    let overrides: Vec<Override> =
+        ["duration=10s", "workload.render.feedback.writes=Location", "workload.mode=TimingOnly"]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
+    let scenario = Scenario::load(&file, &overrides).expect("sample-grid.ron loads");
+    group.throughput(Throughput::Elements(10));
+    group.bench_function("sample-grid, 10 s simulated, location feedback, timing only, all cores", |b| {
+        b.iter(|| run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {}).expect("runs").stats)
     });
     // The shipped defaults on one core: full mode (quality measured), footprint feedback,
     // anisotropic 16x; the first 10 s of the path (10 runs of several seconds each).
