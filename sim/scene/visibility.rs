@@ -46,12 +46,20 @@ pub struct Nearest {
 const NOTHING: Nearest = Nearest { object: MISS, face: 0 };
 
 /// A frame's visibility set-up: the objects on screen, nearest first, with the blocks each
-/// may cover (no allocation per frame once warm).
+/// may cover, listed per band of block rows (no allocation per frame once warm).
 #[derive(Debug, Default)]
 pub struct Visibility {
     grid: SampleGrid,
-    /// (distance from the camera to the object's box, object, block rectangle).
+    /// Block rows per band (the last band may have fewer).
+    band_rows: u32,
+    /// (distance from the camera to the object's box, object, block rectangle), nearest
+    /// first.
     order: Vec<(f64, u32, BlockRect)>,
+    /// `order`'s entries band by band, each band's in `order`'s order: band `b`'s are
+    /// `banded[band_starts[b]..band_starts[b + 1]]`. A band visits only the objects it may
+    /// see, however many the frame has.
+    banded: Vec<(f64, u32, BlockRect)>,
+    band_starts: Vec<usize>,
 }
 
 /// The nearest hits of a band of block rows' samples, and their rays (reused buffers).
@@ -73,9 +81,11 @@ struct BlockRect {
 }
 
 impl Visibility {
-    /// Projects every object for a frame seen by `camera` with samples on `grid`.
-    pub fn prepare(&mut self, camera: &RayCamera, shapes: &[Shape], grid: SampleGrid) {
-        self.grid = grid;
+    /// Projects every object for a frame seen by `camera` with samples on `grid`, to be
+    /// resolved in bands of `band_rows` block rows (at least 1).
+    pub fn prepare(&mut self, camera: &RayCamera, shapes: &[Shape], grid: SampleGrid, band_rows: u32) {
+        let band_rows = band_rows.max(1);
+        (self.grid, self.band_rows) = (grid, band_rows);
         self.order.clear();
         for (i, shape) in shapes.iter().enumerate() {
             let bounds = shape.bounds();
@@ -84,21 +94,55 @@ impl Visibility {
             }
         }
         self.order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        // Counted, then placed: each band's entries stay in `order`'s order.
+        let bands = self.bands();
+        self.band_starts.clear();
+        self.band_starts.resize(bands + 1, 0);
+        let bands_of = |rect: &BlockRect| (rect.y0 / band_rows) as usize..=(rect.y1 / band_rows) as usize;
+        for (_, _, rect) in &self.order {
+            for b in bands_of(rect) {
+                self.band_starts[b + 1] += 1;
+            }
+        }
+        for b in 0..bands {
+            self.band_starts[b + 1] += self.band_starts[b];
+        }
+        let mut next = self.band_starts.clone();
+        self.banded.clear();
+        self.banded.resize(self.band_starts[bands], (0.0, MISS, BlockRect { x0: 0, y0: 0, x1: 0, y1: 0 }));
+        for entry in &self.order {
+            for b in bands_of(&entry.2) {
+                self.banded[next[b]] = *entry;
+                next[b] += 1;
+            }
+        }
     }
 
-    /// Finds the nearest object of the samples of block rows `rows` into `out`
-    /// (`pixels` are the frame's samples, `pixels[i]` in block `i`, and `camera` and
-    /// `shapes` those [`prepare`](Self::prepare) saw).
+    /// How many bands [`prepare`](Self::prepare) cut the frame into.
+    pub fn bands(&self) -> usize {
+        self.grid.blocks_y.div_ceil(self.band_rows.max(1)) as usize
+    }
+
+    /// Band `band`'s block rows.
+    pub fn band_rows(&self, band: usize) -> std::ops::Range<u32> {
+        let first = band as u32 * self.band_rows;
+        first..(first + self.band_rows).min(self.grid.blocks_y)
+    }
+
+    /// Finds the nearest object of the samples of band `band` into `out` (`pixels` are the
+    /// frame's samples, `pixels[i]` in block `i`, and `camera` and `shapes` those
+    /// [`prepare`](Self::prepare) saw); returns the band's samples (frame indices).
     pub fn resolve(
         &self,
         camera: &RayCamera,
         shapes: &[Shape],
         pixels: &[(u32, u32)],
-        rows: std::ops::Range<u32>,
+        band: usize,
         out: &mut SampleHits,
     ) -> std::ops::Range<usize> {
         let grid = self.grid;
         debug_assert_eq!(pixels.len(), (grid.blocks_x * grid.blocks_y) as usize);
+        let rows = self.band_rows(band);
         let samples = grid.samples_of_rows(rows.clone());
         out.first = samples.start;
         out.rays.clear();
@@ -108,7 +152,7 @@ impl Visibility {
         out.nearest.clear();
         out.nearest.resize(samples.len(), NOTHING);
         let (origin, best_t, best, rays) = (camera.position, &mut out.nearest_t, &mut out.nearest, &out.rays);
-        for &(near, object, rect) in &self.order {
+        for &(near, object, rect) in &self.banded[self.band_starts[band]..self.band_starts[band + 1]] {
             let shape = &shapes[object as usize];
             for by in rect.y0.max(rows.start)..=rect.y1.min(rows.end - 1) {
                 let row = ((by - rows.start) * grid.blocks_x) as usize;
@@ -140,8 +184,8 @@ impl Visibility {
         grid: SampleGrid,
         out: &mut SampleHits,
     ) {
-        self.prepare(camera, shapes, grid);
-        self.resolve(camera, shapes, pixels, 0..grid.blocks_y, out);
+        self.prepare(camera, shapes, grid, grid.blocks_y);
+        let _ = self.resolve(camera, shapes, pixels, 0, out);
     }
 }
 
@@ -302,7 +346,8 @@ mod tests {
     }
 
     /// Resolving a frame band by band, as the renderer's chunks do, finds what resolving it
-    /// whole finds, for bands of any height (the frame's last band cut short included).
+    /// whole finds, for bands of any height (the frame's last band cut short included), each
+    /// band visiting only the objects listed for it.
     #[test]
     fn bands_resolve_like_the_whole_frame() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
@@ -315,11 +360,13 @@ mod tests {
             let camera = RayCamera::new(position, -position, DVec3::Y, 70.0, 300, 190);
             let (pixels, grid) = (pattern.pixels(300, 190, 9, case), pattern.grid(300, 190));
             vis.run(&camera, &shapes, &pixels, grid, &mut whole);
-            let height = 1 + case as u32 % 4;
-            for first in (0..grid.blocks_y).step_by(height as usize) {
-                let rows = first..(first + height).min(grid.blocks_y);
-                let samples = vis.resolve(&camera, &shapes, &pixels, rows.clone(), &mut band);
-                assert_eq!(samples, grid.samples_of_rows(rows));
+            vis.prepare(&camera, &shapes, grid, 1 + case as u32 % 4);
+            let mut next_sample = 0;
+            for b in 0..vis.bands() {
+                let samples = vis.resolve(&camera, &shapes, &pixels, b, &mut band);
+                assert_eq!(samples, grid.samples_of_rows(vis.band_rows(b)));
+                assert_eq!(samples.start, next_sample, "bands cover the frame in order");
+                next_sample = samples.end;
                 for i in samples {
                     assert_eq!(band.nearest_hit(i), whole.nearest_hit(i), "case {case} sample {i}");
                     let (ray, expected) = (band.ray(&camera, i), whole.ray(&camera, i));
@@ -327,6 +374,7 @@ mod tests {
                     hits += usize::from(band.nearest(i) != MISS);
                 }
             }
+            assert_eq!(next_sample, pixels.len(), "bands cover the frame");
         }
         assert!(hits > 1000, "only {hits} hits: the test would prove little");
     }

@@ -12,7 +12,7 @@
 //! the renderer for the frame, so the two never touch the same data.
 
 use super::trace::{Chunk, TracedSample, Writes, NONRESIDENT, NONRESIDENT_POINT};
-use super::{ChunkRows, FeedbackKind, FeedbackRenderer, FrameBuffers, FrameStats, PixelLods, READ_MIPS};
+use super::{FeedbackKind, FeedbackRenderer, FrameBuffers, FrameStats, PixelLods, READ_MIPS};
 use crate::scene::requests::FirstWrites;
 use crate::scene::RayCamera;
 use rayon::prelude::*;
@@ -57,7 +57,6 @@ impl FeedbackRenderer<'_> {
     pub(super) fn trace_and_merge(
         &self,
         camera: &RayCamera,
-        chunks: ChunkRows,
         bufs: &mut FrameBuffers,
         sink: &mut FeedbackSink,
         stats: &mut FrameStats,
@@ -67,7 +66,7 @@ impl FeedbackRenderer<'_> {
             let (frame_pixels, visibility) = (&bufs.pixels[..], &bufs.visibility);
             bufs.traced.par_iter_mut().enumerate().for_each(|(c, chunk)| {
                 let chunk = chunk.get_mut().unwrap_or_else(PoisonError::into_inner);
-                self.trace_chunk(camera, visibility, frame_pixels, chunks.rows(c), chunk);
+                self.trace_chunk(camera, visibility, frame_pixels, c, chunk);
             });
             for chunk in &mut bufs.traced {
                 let chunk = chunk.get_mut().unwrap_or_else(PoisonError::into_inner);
@@ -79,7 +78,7 @@ impl FeedbackRenderer<'_> {
         let next = AtomicUsize::new(0);
         let trace = |c: usize| {
             let mut chunk = traced[c].lock().unwrap_or_else(PoisonError::into_inner);
-            self.trace_chunk(camera, visibility, frame_pixels, chunks.rows(c), &mut chunk);
+            self.trace_chunk(camera, visibility, frame_pixels, c, &mut chunk);
         };
         let (done_tx, done_rx) = mpsc::channel::<usize>();
         rayon::in_place_scope(|scope| {

@@ -7,7 +7,7 @@ mod merge;
 mod trace;
 
 use super::requests::{FirstWrites, TileSet};
-use super::visibility::{SampleGrid, Visibility};
+use super::visibility::Visibility;
 use super::{RayCamera, SamplePattern, Scene};
 use merge::FeedbackSink;
 use serde::{Deserialize, Serialize};
@@ -86,28 +86,6 @@ impl Default for FeedbackConfig {
             writes: FeedbackWrites::Footprint,
             tiles_per_texel: 1,
         }
-    }
-}
-
-/// How a frame's samples are cut into chunks (the parallel work items): whole block rows,
-/// about [`CHUNK`] samples, since a chunk resolves its own rows' visibility.
-#[derive(Debug, Clone, Copy)]
-struct ChunkRows {
-    rows_per_chunk: u32,
-    blocks_y: u32,
-    count: usize,
-}
-
-impl ChunkRows {
-    fn of(grid: SampleGrid) -> ChunkRows {
-        let rows_per_chunk = (CHUNK as u32 / grid.blocks_x.max(1)).max(1);
-        ChunkRows { rows_per_chunk, blocks_y: grid.blocks_y, count: grid.blocks_y.div_ceil(rows_per_chunk) as usize }
-    }
-
-    /// Chunk `c`'s block rows.
-    fn rows(&self, c: usize) -> std::ops::Range<u32> {
-        let first = c as u32 * self.rows_per_chunk;
-        first..(first + self.rows_per_chunk).min(self.blocks_y)
     }
 }
 
@@ -568,8 +546,10 @@ impl<'s> FeedbackRenderer<'s> {
         let mut bufs = std::mem::take(&mut self.frame);
         self.pattern.pixels_into(w, h, seed, frame, &mut bufs.pixels);
         let grid = self.pattern.grid(w, h);
-        bufs.visibility.prepare(camera, &self.scene.shapes, grid);
-        let chunks = ChunkRows::of(grid);
+        // Chunks are bands of whole block rows, about CHUNK samples each: a chunk resolves
+        // its own rows' visibility.
+        bufs.visibility.prepare(camera, &self.scene.shapes, grid, CHUNK as u32 / grid.blocks_x.max(1));
+        let chunks = bufs.visibility.bands();
         let mut stats = FrameStats::default();
         // What merging writes leaves the renderer for the frame, so that shading (which
         // only reads the renderer) can run beside the merge.
@@ -579,13 +559,13 @@ impl<'s> FeedbackRenderer<'s> {
             // frame and its samples are merged while still in cache. Same order, same result.
             bufs.traced.resize_with(1, Default::default);
             let chunk = bufs.traced[0].get_mut().unwrap_or_else(PoisonError::into_inner);
-            for c in 0..chunks.count {
-                self.trace_chunk(camera, &bufs.visibility, &bufs.pixels, chunks.rows(c), chunk);
+            for c in 0..chunks {
+                self.trace_chunk(camera, &bufs.visibility, &bufs.pixels, c, chunk);
                 self.merge_chunk(&mut sink, chunk, &bufs.pixels, &mut stats, pixels.as_deref_mut());
             }
         } else {
-            bufs.traced.resize_with(chunks.count, Default::default);
-            self.trace_and_merge(camera, chunks, &mut bufs, &mut sink, &mut stats, pixels);
+            bufs.traced.resize_with(chunks, Default::default);
+            self.trace_and_merge(camera, &mut bufs, &mut sink, &mut stats, pixels);
         }
         sink.put_back(self);
         self.frame = bufs;

@@ -12,7 +12,8 @@ use super::super::RayCamera;
 use super::{FeedbackRenderer, FeedbackWrites};
 use sfsim_models::gpu::{CoarserRegions, DesiredLod, FootprintRegions, Lod53, Lods, MipRegions, RegionRuns};
 
-/// About the samples per parallel work item (whole block rows: [`ChunkRows`](super::ChunkRows)).
+/// About the samples per parallel work item (a band of whole block rows: a chunk resolves
+/// its own rows' visibility).
 pub(super) const CHUNK: usize = 256;
 
 /// One texture read of a traced pixel: its LODs and which feedback it writes.
@@ -118,16 +119,16 @@ pub(super) struct ShadedHit {
 }
 
 impl FeedbackRenderer<'_> {
-    /// Traces samples `range` of the frame into `chunk`.
+    /// Traces the samples of the visibility pass's band `band` into `chunk`.
     pub(super) fn trace_chunk(
         &self,
         camera: &RayCamera,
         visibility: &Visibility,
         pixels: &[(u32, u32)],
-        rows: std::ops::Range<u32>,
+        band: usize,
         chunk: &mut Chunk,
     ) {
-        let range = visibility.resolve(camera, &self.scene.shapes, pixels, rows, &mut chunk.visible);
+        let range = visibility.resolve(camera, &self.scene.shapes, pixels, band, &mut chunk.visible);
         let visible = &chunk.visible;
         chunk.len = range.len();
         chunk.reads.clear();
