@@ -140,7 +140,7 @@ impl FeedbackRenderer<'_> {
     ) {
         stats.samples += chunk.len as u64;
         stats.hits += chunk.hits.len() as u64;
-        stats.texture_samples += chunk.samples.len() as u64;
+        stats.texture_samples += (chunk.samples.len() + chunk.location_writes.len()) as u64;
         if self.cfg.measure_quality {
             stats.quality_samples += chunk.samples.len() as u64;
             for s in &chunk.samples {
@@ -157,14 +157,34 @@ impl FeedbackRenderer<'_> {
         }
         if let Some(out) = pixels {
             for (hit, reads) in chunk.hits.iter().zip(&chunk.reads) {
-                if let Some(s) = chunk.samples.get(reads.start as usize).filter(|_| !reads.is_empty()) {
-                    let (x, y) = frame_pixels[hit.sample];
+                let (x, y) = frame_pixels[hit.sample];
+                let first = reads.start as usize;
+                if reads.is_empty() {
+                    continue;
+                }
+                if let Some(s) = chunk.samples.get(first) {
                     out.push(PixelLods { x, y, texture: s.texture, desired: s.desired, effective: s.effective });
+                } else if let Some(w) = chunk.location_writes.get(first) {
+                    // Only the feedback value was worked out: no LODs.
+                    out.push(PixelLods { x, y, texture: w.texture, desired: f32::NAN, effective: f32::NAN });
                 }
             }
         }
         // Atomic-min and bit-set writes: their order does not matter.
         if let Some(lists) = sink.first_writes.as_mut() {
+            // Timing-only reads at the location: a value and a texel each.
+            let mut feedback_writes = 0;
+            for w in &chunk.location_writes {
+                let tex = w.texture as usize;
+                if !self.writes_feedback[tex] {
+                    continue;
+                }
+                feedback_writes += 1;
+                let (a, slice) = self.slots[tex];
+                let previous = sink.arrays[a].write_min_previous(slice, w.texel & 0xFFFF, w.texel >> 16, w.value);
+                lists[tex].record(w.texel, previous == Some(Lod53::NONE) && w.value != Lod53::NONE);
+            }
+            stats.feedback_writes += feedback_writes;
             // MinMip feedback, the kind with first-write lists (which also tell which
             // textures were written): its own short loop.
             for s in &chunk.samples {

@@ -32,6 +32,16 @@ pub(super) const NONRESIDENT: u8 = 1;
 /// [`TracedSample::nonresident`]: it would with a point-sampled MinMip clamp.
 pub(super) const NONRESIDENT_POINT: u8 = 2;
 
+/// A texture read of timing-only MinMip feedback at the location: all it yields is the
+/// value written and where (a fifth of a [`TracedSample`]'s bytes, one loop to merge).
+#[derive(Clone, Copy)]
+pub(super) struct LocationWrite {
+    pub texture: u32,
+    /// The feedback texel, x | y << 16 (maps are at most 16384 / 4 texels across).
+    pub texel: u32,
+    pub value: Lod53,
+}
+
 #[derive(Clone, Copy)]
 pub(super) enum Writes {
     /// Over the footprint: its rectangles, `start..end` of the chunk's region buffer, and
@@ -94,9 +104,11 @@ pub(super) struct Chunk {
     visible: SampleHits,
     /// The samples that hit something, in sample order.
     pub hits: Vec<ShadedHit>,
-    /// Per hit, its texture reads in `samples`.
+    /// Per hit, its texture reads in `samples`, or in `location_writes` when those are
+    /// all a read yields.
     pub reads: Vec<std::ops::Range<u32>>,
     pub samples: Vec<TracedSample>,
+    pub location_writes: Vec<LocationWrite>,
     /// The feedback rectangles of reads that write over their footprint.
     pub regions: Vec<MipRegions>,
     /// Scratch for the quality check's MinMip covers of one read.
@@ -133,6 +145,7 @@ impl FeedbackRenderer<'_> {
         chunk.len = range.len();
         chunk.reads.clear();
         chunk.samples.clear();
+        chunk.location_writes.clear();
         chunk.regions.clear();
         chunk.hits.clear();
         chunk.desired.clear();
@@ -167,9 +180,9 @@ impl FeedbackRenderer<'_> {
             });
             chunk.values.extend(values);
             for (hit, &value) in chunk.hits.iter().zip(&chunk.values) {
-                let start = chunk.samples.len() as u32;
-                self.feedback_values_at_location(hit, value, &mut chunk.samples);
-                chunk.reads.push(start..chunk.samples.len() as u32);
+                let start = chunk.location_writes.len() as u32;
+                self.feedback_values_at_location(hit, value, &mut chunk.location_writes);
+                chunk.reads.push(start..chunk.location_writes.len() as u32);
             }
             return;
         }
@@ -294,10 +307,10 @@ impl FeedbackRenderer<'_> {
         (start, end)
     }
 
-    /// [`sample_at_location`](Self::sample_at_location) when only the feedback values are
-    /// wanted: `first_value` is the 5.3 desired LOD of the material's first texture. The
-    /// reads carry no LODs (NaN).
-    fn feedback_values_at_location(&self, hit: &ShadedHit, first_value: Option<Lod53>, out: &mut Vec<TracedSample>) {
+    /// A hit's texture reads when only their feedback values are wanted (timing-only
+    /// MinMip feedback at the location): `first_value` is the 5.3 desired LOD of the
+    /// material's first texture.
+    fn feedback_values_at_location(&self, hit: &ShadedHit, first_value: Option<Lod53>, out: &mut Vec<LocationWrite>) {
         let textures = &self.materials[hit.object as usize];
         let mut value = textures.first().map(|m| (m.sampler_class, first_value));
         let mut texel = Recent::default();
@@ -312,14 +325,8 @@ impl FeedbackRenderer<'_> {
             };
             let Some(v) = v else { continue };
             let (tx, ty) = texel.get_or(m.layout_class, || self.locators[m.texture as usize].locate(hit.uv));
-            let recorded = self.layouts[m.texture as usize].recorded_lod53(v, self.cfg.feedback.small_tail);
-            out.push(TracedSample {
-                texture: m.texture,
-                desired: f32::NAN,
-                effective: f32::NAN,
-                writes: Writes::Texel(tx, ty, recorded),
-                nonresident: 0,
-            });
+            let value = self.layouts[m.texture as usize].recorded_lod53(v, self.cfg.feedback.small_tail);
+            out.push(LocationWrite { texture: m.texture, texel: tx | ty << 16, value });
         }
     }
 
