@@ -206,6 +206,25 @@ impl FeedbackArray {
         Some(Lod53(previous))
     }
 
+    /// The index among the array's texels of slice `slice`'s first texel (its rows of
+    /// [`width`](Self::width) texels follow), for [`write_min_at`](Self::write_min_at):
+    /// a caller writing many texels of known slices looks each slice up once. `None` past
+    /// the last slice.
+    pub fn slice_start(&self, slice: u32) -> Option<usize> {
+        self.range(slice).map(|r| r.start)
+    }
+
+    /// [`write_min_previous`](Self::write_min_previous) on the texel at `index` of the
+    /// array's texels (from [`slice_start`](Self::slice_start)); `None`, and nothing
+    /// written, past the last texel.
+    #[inline]
+    pub fn write_min_at(&mut self, index: usize, lod: Lod53) -> Option<Lod53> {
+        let texel = self.texels.get_mut(index)?;
+        let previous = *texel;
+        *texel = previous.min(lod.0);
+        Some(Lod53(previous))
+    }
+
     /// Clears texel (`x`, `y`) of slice `slice` back to [`Lod53::NONE`] (no request):
     /// [`clear_all`](Self::clear_all) for the few texels a frame wrote, when the caller kept
     /// them. Returns `false` (and clears nothing) outside the array.
@@ -252,6 +271,13 @@ mod tests {
             assert!(!array.clear_texel(slice, x, y));
         }
         assert_eq!(array.write_min_previous(0, 3, 2, Lod53(16)), Some(Lod53::NONE));
+        // The same texels by index: a slice's start, then rows of `width` texels.
+        let start = array.slice_start(1).unwrap();
+        assert_eq!(array.write_min_at(start + 2 * array.width() as usize + 3, Lod53(30)), Some(Lod53(40)));
+        assert_eq!(array.slice(1).unwrap().get(3, 2), Some(Lod53(30)));
+        let end = (array.slice_count() * array.width() * array.height()) as usize;
+        assert_eq!(array.write_min_at(end, Lod53(8)), None, "past the last texel");
+        assert_eq!(array.slice_start(array.slice_count()), None);
         assert!(array.clear_texel(1, 3, 2));
         assert_eq!(array.slice(1).unwrap().requested_count(), 0, "the texel is cleared");
         assert_eq!(array.slice(0).unwrap().get(3, 2), Some(Lod53(16)), "the other slice's is kept");

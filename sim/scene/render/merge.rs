@@ -176,30 +176,26 @@ impl FeedbackRenderer<'_> {
             let mut feedback_writes = 0;
             for w in &chunk.location_writes {
                 let tex = w.texture as usize;
-                if !self.writes_feedback[tex] {
-                    continue;
-                }
+                let Some(target) = self.minmip_targets[tex] else { continue };
                 feedback_writes += 1;
-                let (a, slice) = self.slots[tex];
-                let previous = sink.arrays[a].write_min_previous(slice, w.texel & 0xFFFF, w.texel >> 16, w.value);
-                lists[tex].record(w.texel, previous == Some(Lod53::NONE) && w.value != Lod53::NONE);
+                if let Some(first) = target.write(&mut sink.arrays, w.texel & 0xFFFF, w.texel >> 16, w.value) {
+                    lists[tex].record(w.texel, first);
+                }
             }
             stats.feedback_writes += feedback_writes;
             // MinMip feedback, the kind with first-write lists (which also tell which
             // textures were written): its own short loop.
             for s in &chunk.samples {
                 let tex = s.texture as usize;
-                if !self.writes_feedback[tex] {
-                    continue;
-                }
+                let Some(target) = self.minmip_targets[tex] else { continue };
                 stats.feedback_writes += 1;
-                let (a, slice) = self.slots[tex];
-                let (array, list) = (&mut sink.arrays[a], &mut lists[tex]);
+                let (arrays, list) = (&mut sink.arrays, &mut lists[tex]);
                 // About half the writes are first writes: recorded without a branch.
                 // Feedback maps are at most 16384 / 4 texels across: x and y fit 16 bits.
                 let mut write = |x: u32, y: u32, value: Lod53| {
-                    let previous = array.write_min_previous(slice, x, y, value);
-                    list.record(x | y << 16, previous == Some(Lod53::NONE) && value != Lod53::NONE);
+                    if let Some(first) = target.write(arrays, x, y, value) {
+                        list.record(x | y << 16, first);
+                    }
                 };
                 match s.writes {
                     Writes::Texel(x, y, value) => write(x, y, value),

@@ -89,6 +89,31 @@ impl Default for FeedbackConfig {
     }
 }
 
+/// Where a texture's MinMip feedback map lies: its array, the index there of its first
+/// texel, and its size (a texel is checked against the size, then written at
+/// `start + y × width + x`), looked up once per read instead of the array's fields.
+#[derive(Debug, Clone, Copy)]
+struct MinMipTarget {
+    array: usize,
+    start: usize,
+    width: u32,
+    height: u32,
+}
+
+impl MinMipTarget {
+    /// Atomic-mins `value` into texel (`x`, `y`) of the map in `arrays`: whether it is the
+    /// texel's first request since the clear, `None` (nothing written) outside the map.
+    #[inline]
+    fn write(&self, arrays: &mut [FeedbackArray], x: u32, y: u32, value: Lod53) -> Option<bool> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let index = self.start + y as usize * self.width as usize + x as usize;
+        let previous = arrays[self.array].write_min_at(index, value)?;
+        Some(previous == Lod53::NONE && value != Lod53::NONE)
+    }
+}
+
 /// Everything the sampler needs besides the scene and the camera.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -281,6 +306,8 @@ pub struct FeedbackRenderer<'s> {
     minmip: Vec<MinMipMap>,
     /// Textures whose samples write feedback (all by default).
     writes_feedback: Vec<bool>,
+    /// Per texture, where its MinMip feedback goes (`None`: it writes none).
+    minmip_targets: Vec<Option<MinMipTarget>>,
     /// Each texture's sampler, checked once.
     samplers: Vec<PreparedSampler>,
     /// Each texture's tile shape and packed tail, to test reads against its MinMip map.
@@ -411,7 +438,7 @@ impl<'s> FeedbackRenderer<'s> {
             .collect::<Vec<_>>();
         let feedback_covers_reads =
             read_regions.iter().zip(&footprint_regions).map(|(r, f)| r.covers_are_feedback_regions(f)).collect();
-        Ok(FeedbackRenderer {
+        let mut renderer = FeedbackRenderer {
             scene,
             cfg: *cfg,
             pattern,
@@ -425,6 +452,7 @@ impl<'s> FeedbackRenderer<'s> {
             slots,
             region_used,
             minmip,
+            minmip_targets: Vec::new(),
             writes_feedback,
             read_regions,
             samplers,
@@ -434,7 +462,19 @@ impl<'s> FeedbackRenderer<'s> {
             tile_sets: scene.textures.iter().map(|d| TileSet::new(TileGrid::new(d))).collect(),
             written,
             frame: FrameBuffers::default(),
-        })
+        };
+        renderer.refresh_minmip_targets();
+        Ok(renderer)
+    }
+
+    /// Works out each texture's [`MinMipTarget`] from its slot and whether it writes.
+    fn refresh_minmip_targets(&mut self) {
+        let target = |(&(array, slice), &writes): (&(usize, u32), &bool)| {
+            let a = &self.arrays[array];
+            let start = a.slice_start(slice).filter(|_| writes)?;
+            Some(MinMipTarget { array, start, width: a.width(), height: a.height() })
+        };
+        self.minmip_targets = self.slots.iter().zip(&self.writes_feedback).map(target).collect();
     }
 
     pub fn scene(&self) -> &Scene {
@@ -488,6 +528,7 @@ impl<'s> FeedbackRenderer<'s> {
         for (i, w) in self.writes_feedback.iter_mut().enumerate() {
             *w = writes(i as u32);
         }
+        self.refresh_minmip_targets();
     }
 
     /// Whether the sampler writes feedback for `texture` (see
