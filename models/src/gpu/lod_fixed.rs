@@ -21,6 +21,29 @@ const EIGHTHS: [f64; 7] = [
 /// 1, the thresholds, 2: the bounds of each eighth's mantissas.
 const BOUNDS: [f64; 9] = [1.0, EIGHTHS[0], EIGHTHS[1], EIGHTHS[2], EIGHTHS[3], EIGHTHS[4], EIGHTHS[5], EIGHTHS[6], 2.0];
 
+/// Per sixteenth of the mantissas [1, 2) (the mantissa's top four bits): how many
+/// thresholds lie below it, and the threshold inside it (2.0 when none). The thresholds
+/// are more than 1/16 apart, so a sixteenth holds at most one, and a mantissa's count of
+/// thresholds at or below it is its sixteenth's count plus one comparison.
+const SIXTEENTHS: [(usize, f64); 16] = {
+    let mut table = [(0, 2.0); 16];
+    let mut k = 0;
+    while k < 16 {
+        let (lo, hi) = (1.0 + k as f64 / 16.0, 1.0 + (k + 1) as f64 / 16.0);
+        let mut j = 0;
+        while j < EIGHTHS.len() {
+            if EIGHTHS[j] < lo {
+                table[k].0 += 1;
+            } else if EIGHTHS[j] < hi {
+                table[k].1 = EIGHTHS[j];
+            }
+            j += 1;
+        }
+        k += 1;
+    }
+    table
+};
+
 /// How close (relative) a mantissa may come to a threshold, 1 or 2 before the fast answer
 /// is not trusted: 2e-5 in the mantissa is ~3e-5 mips, far more than the `f32` rounding of
 /// a LOD below 16 mips (~1e-6) and the `log2` error (~1e-16) can move it.
@@ -41,8 +64,10 @@ pub fn lod53_of_length(length: f64, max_lod: f64) -> Lod53 {
     let bits = length.to_bits();
     let e = ((bits >> 52) as i32 - 1023) as u32;
     let m = f64::from_bits((bits & ((1 << 52) - 1)) | (1023 << 52));
-    // Counted without branches: neighbouring samples' mantissas are unrelated.
-    let eighths: usize = EIGHTHS.iter().map(|&t| usize::from(m >= t)).sum();
+    // Counted without branches (neighbouring samples' mantissas are unrelated): the
+    // thresholds below the mantissa's sixteenth, and the one inside it.
+    let (below_sixteenth, inside) = SIXTEENTHS[(bits >> 48) as usize & 15];
+    let eighths = below_sixteenth + usize::from(m >= inside);
     let (below, above) = (BOUNDS[eighths], BOUNDS[eighths + 1]);
     if m < below * (1.0 + MARGIN) || m > above * (1.0 - MARGIN) {
         return exact();
@@ -70,6 +95,25 @@ mod tests {
         for (j, t) in EIGHTHS.iter().enumerate() {
             assert!((t.log2() - (j + 1) as f64 / 8.0).abs() < 1e-15, "{j}");
         }
+    }
+
+    /// The sixteenths' counts give every mantissa the count of thresholds at or below it:
+    /// the thresholds themselves, their neighbouring doubles, the sixteenths' edges and a
+    /// fine sweep of [1, 2).
+    #[test]
+    fn sixteenths_count_the_thresholds() {
+        let count = |m: f64| EIGHTHS.iter().filter(|&&t| m >= t).count();
+        let by_table = |m: f64| {
+            let (below, inside) = SIXTEENTHS[(m.to_bits() >> 48) as usize & 15];
+            below + usize::from(m >= inside)
+        };
+        let near = |x: f64| [f64::from_bits(x.to_bits() - 1), x, f64::from_bits(x.to_bits() + 1)];
+        let edges = (0..16).map(|k| 1.0 + f64::from(k) / 16.0);
+        let sweep = (0..100_000).map(|i| 1.0 + f64::from(i) / 100_000.0);
+        for m in EIGHTHS.iter().copied().chain(edges).flat_map(near).filter(|m| (1.0..2.0).contains(m)).chain(sweep) {
+            assert_eq!(by_table(m), count(m), "mantissa {m}");
+        }
+        assert_eq!(SIXTEENTHS.iter().filter(|(_, t)| *t < 2.0).count(), 7, "every threshold in one sixteenth");
     }
 
     #[test]
