@@ -399,12 +399,10 @@ impl<T: Copy> Recent<T> {
     /// [`get_or`](Self::get_or) where `f` may look up other classes first.
     #[inline]
     fn get_or_else(&mut self, class: u32, f: impl FnOnce(&mut Self) -> T) -> T {
-        let [(c0, v0), (c1, v1)] = self.entries;
-        if c0 == class {
-            return v0;
-        }
-        if c1 == class {
-            return v1;
+        // The classes compared first and only the matching value read: copying both
+        // entries out cost more than the lookup.
+        if let Some(&(_, v)) = self.entries.iter().find(|(c, _)| *c == class) {
+            return v;
         }
         let v = f(self);
         self.entries[self.oldest] = (class, v);
