@@ -49,7 +49,42 @@ impl FeedbackSink {
     }
 }
 
+/// Where a texture's MinMip feedback map lies: its array, the index there of its first
+/// texel, and its size (a texel is checked against the size, then written at
+/// `start + y × width + x`), looked up once per read instead of the array's fields.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct MinMipTarget {
+    array: usize,
+    start: usize,
+    width: u32,
+    height: u32,
+}
+
+impl MinMipTarget {
+    /// Atomic-mins `value` into texel (`x`, `y`) of the map in `arrays`: whether it is the
+    /// texel's first request since the clear, `None` (nothing written) outside the map.
+    #[inline]
+    fn write(&self, arrays: &mut [FeedbackArray], x: u32, y: u32, value: Lod53) -> Option<bool> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let index = self.start + y as usize * self.width as usize + x as usize;
+        let previous = arrays[self.array].write_min_at(index, value)?;
+        Some(previous == Lod53::NONE && value != Lod53::NONE)
+    }
+}
+
 impl FeedbackRenderer<'_> {
+    /// Works out each texture's [`MinMipTarget`] from its slot and whether it writes.
+    pub(super) fn refresh_minmip_targets(&mut self) {
+        let target = |(&(array, slice), &writes): (&(usize, u32), &bool)| {
+            let a = &self.arrays[array];
+            let start = a.slice_start(slice).filter(|_| writes)?;
+            Some(MinMipTarget { array, start, width: a.width(), height: a.height() })
+        };
+        self.minmip_targets = self.slots.iter().zip(&self.writes_feedback).map(target).collect();
+    }
+
     /// Traces the frame's chunks on the pool's threads and merges them in chunk order
     /// (`bufs.traced` holds one buffer per chunk): on this thread as they finish when it is
     /// outside the pool, after they all finished when it is one of the pool's own workers

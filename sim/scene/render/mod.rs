@@ -4,6 +4,7 @@
 //! sample really reads; the gap is the visual-quality cost of missing tiles).
 
 mod merge;
+mod recent;
 mod trace;
 
 use super::requests::{FirstWrites, TileSet};
@@ -86,31 +87,6 @@ impl Default for FeedbackConfig {
             writes: FeedbackWrites::Footprint,
             tiles_per_texel: 1,
         }
-    }
-}
-
-/// Where a texture's MinMip feedback map lies: its array, the index there of its first
-/// texel, and its size (a texel is checked against the size, then written at
-/// `start + y × width + x`), looked up once per read instead of the array's fields.
-#[derive(Debug, Clone, Copy)]
-struct MinMipTarget {
-    array: usize,
-    start: usize,
-    width: u32,
-    height: u32,
-}
-
-impl MinMipTarget {
-    /// Atomic-mins `value` into texel (`x`, `y`) of the map in `arrays`: whether it is the
-    /// texel's first request since the clear, `None` (nothing written) outside the map.
-    #[inline]
-    fn write(&self, arrays: &mut [FeedbackArray], x: u32, y: u32, value: Lod53) -> Option<bool> {
-        if x >= self.width || y >= self.height {
-            return None;
-        }
-        let index = self.start + y as usize * self.width as usize + x as usize;
-        let previous = arrays[self.array].write_min_at(index, value)?;
-        Some(previous == Lod53::NONE && value != Lod53::NONE)
     }
 }
 
@@ -307,7 +283,7 @@ pub struct FeedbackRenderer<'s> {
     /// Textures whose samples write feedback (all by default).
     writes_feedback: Vec<bool>,
     /// Per texture, where its MinMip feedback goes (`None`: it writes none).
-    minmip_targets: Vec<Option<MinMipTarget>>,
+    minmip_targets: Vec<Option<merge::MinMipTarget>>,
     /// Each texture's sampler, checked once.
     samplers: Vec<PreparedSampler>,
     /// Each texture's tile shape and packed tail, to test reads against its MinMip map.
@@ -465,16 +441,6 @@ impl<'s> FeedbackRenderer<'s> {
         };
         renderer.refresh_minmip_targets();
         Ok(renderer)
-    }
-
-    /// Works out each texture's [`MinMipTarget`] from its slot and whether it writes.
-    fn refresh_minmip_targets(&mut self) {
-        let target = |(&(array, slice), &writes): (&(usize, u32), &bool)| {
-            let a = &self.arrays[array];
-            let start = a.slice_start(slice).filter(|_| writes)?;
-            Some(MinMipTarget { array, start, width: a.width(), height: a.height() })
-        };
-        self.minmip_targets = self.slots.iter().zip(&self.writes_feedback).map(target).collect();
     }
 
     pub fn scene(&self) -> &Scene {
