@@ -22,6 +22,9 @@ use std::collections::BTreeMap;
 use std::sync::{Mutex, PoisonError};
 use trace::{Chunk, MaterialTexture, CHUNK};
 
+/// The most chunks (bands of block rows) a frame is cut into.
+const MAX_CHUNKS: u32 = 256;
+
 /// Which mips are resident when no streaming engine runs (the engine drives the MinMip
 /// maps itself).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -559,9 +562,12 @@ impl<'s> FeedbackRenderer<'s> {
         let mut bufs = std::mem::take(&mut self.frame);
         self.pattern.pixels_into(w, h, seed, frame, &mut bufs.pixels);
         let grid = self.pattern.grid(w, h);
-        // Chunks are bands of whole block rows, about CHUNK samples each: a chunk resolves
-        // its own rows' visibility.
-        bufs.visibility.prepare(camera, &self.scene.shapes, grid, CHUNK as u32 / grid.blocks_x.max(1));
+        // Chunks are bands of whole block rows, about CHUNK samples each (a chunk resolves
+        // its own rows' visibility), and at most MAX_CHUNKS of them: an object is listed
+        // once per band it reaches, so the bands' lists stay within the objects ×
+        // MAX_CHUNKS however fine the sampling.
+        let band_rows = (CHUNK as u32 / grid.blocks_x.max(1)).max(grid.blocks_y.div_ceil(MAX_CHUNKS));
+        bufs.visibility.prepare(camera, &self.scene.shapes, grid, band_rows);
         let chunks = bufs.visibility.bands();
         let mut stats = FrameStats::default();
         // What merging writes leaves the renderer for the frame, so that shading (which
