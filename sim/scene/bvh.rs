@@ -133,16 +133,7 @@ mod tests {
     #[test]
     fn matches_brute_force() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
-        let shapes: Vec<Shape> = (0..500)
-            .map(|i| {
-                let c = DVec3::new(rng.gen_range(-50.0..50.0), rng.gen_range(-50.0..50.0), rng.gen_range(-50.0..50.0));
-                if i % 2 == 0 {
-                    Shape::Cube { center: c, half: rng.gen_range(0.5..3.0) }
-                } else {
-                    Shape::Sphere { center: c, radius: rng.gen_range(0.5..3.0) }
-                }
-            })
-            .collect();
+        let shapes = crate::scene::test_scenes::cubes_and_spheres(&mut rng, 500, 50.0, 3.0);
         let bvh = Bvh::build(&shapes);
         for _ in 0..2000 {
             let origin = DVec3::new(rng.gen_range(-80.0..80.0), rng.gen_range(-80.0..80.0), rng.gen_range(-80.0..80.0));

@@ -9,6 +9,8 @@ pub mod pattern;
 pub mod raycast;
 mod render;
 mod requests;
+#[cfg(test)]
+mod test_scenes;
 pub mod visibility;
 
 pub use build::{Scene, TextureKind};

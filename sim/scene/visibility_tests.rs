@@ -5,16 +5,7 @@ use crate::scene::{Bvh, SamplePattern};
 use rand::{Rng, SeedableRng};
 
 fn random_scene(rng: &mut rand_chacha::ChaCha8Rng) -> Vec<Shape> {
-    let mut shapes: Vec<Shape> = (0..120)
-        .map(|i| {
-            let c = DVec3::new(rng.gen_range(-40.0..40.0), rng.gen_range(-40.0..40.0), rng.gen_range(-40.0..40.0));
-            if i % 2 == 0 {
-                Shape::Cube { center: c, half: rng.gen_range(0.5..4.0) }
-            } else {
-                Shape::Sphere { center: c, radius: rng.gen_range(0.5..4.0) }
-            }
-        })
-        .collect();
+    let mut shapes = crate::scene::test_scenes::cubes_and_spheres(rng, 120, 40.0, 4.0);
     shapes.push(Shape::Ground { center: DVec3::new(0.0, -45.0, 0.0), half: 200.0, uv_repeat: 4.0 });
     shapes
 }
