@@ -63,7 +63,12 @@ impl Footprint {
 /// NaN fails `> 0.0` and lands on 0 as before.
 #[inline]
 pub(crate) fn clamp_texel(s: f64, n: u32) -> u32 {
-    let last = f64::from(n - 1);
+    clamp_texel_to(s, f64::from(n - 1))
+}
+
+/// [`clamp_texel`] with the last texel's index, `last` (whole, >= 0), worked out already.
+#[inline]
+pub(crate) fn clamp_texel_to(s: f64, last: f64) -> u32 {
     let s = if s > 0.0 { s } else { 0.0 };
     (if s < last { s } else { last }) as u32
 }

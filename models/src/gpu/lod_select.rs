@@ -83,6 +83,7 @@ fn fixed_8_8_units(lod: f64) -> u64 {
 
 /// MIP_POINT selection (§7.18.10): the nearest mip, `floor(lod + 0.5)`, clamped to the
 /// texture's last mip. `lod` >= 0.
+#[inline]
 pub fn nearest_mip(lod: f64, mip_count: u32) -> u32 {
     let last = mip_count.saturating_sub(1);
     // floor(k / 256 + 0.5) of the 8.8 value k, in integers (exact; a huge k saturates to
@@ -94,6 +95,7 @@ pub fn nearest_mip(lod: f64, mip_count: u32) -> u32 {
 /// MIP_LINEAR selection (§7.18.10): `floor(lod)` and, when the fractional weight is
 /// non-zero and the texture has it, the next coarser mip. A zero-weight second mip is left
 /// out (the spec lets zero-weight reads skip feedback; hardware skips the fetch). `lod` >= 0.
+#[inline]
 pub fn linear_mips(lod: f64, mip_count: u32) -> (u32, Option<u32>) {
     let last = mip_count.saturating_sub(1);
     // The 8.8 value's integer and fraction parts, in integers (no libm floor).

@@ -214,6 +214,8 @@ pub struct PreparedSampler {
     tex_w: u32,
     tex_h: u32,
     mip_count: u32,
+    /// The size's part of every anisotropic probe line.
+    probe_scale: ProbeScale,
 }
 
 impl PreparedSampler {
@@ -226,7 +228,8 @@ impl PreparedSampler {
         if mip_count == 0 || mip_count > max {
             return Err(GpuError::MipCount { mip_count, max });
         }
-        Ok(PreparedSampler { desc: *desc, tex_w, tex_h, mip_count })
+        let probe_scale = ProbeScale::new((f64::from(tex_w), f64::from(tex_h)));
+        Ok(PreparedSampler { desc: *desc, tex_w, tex_h, mip_count, probe_scale })
     }
 
     /// As [`sample_lods`]; only `uv` and `derivs` are checked here.
@@ -349,9 +352,21 @@ impl PreparedSampler {
     /// The finest mip the texture read of LODs `l` touches (every tap of
     /// [`read_footprint`](Self::read_footprint) is at this mip or the next).
     pub fn finest_read_mip(&self, l: &Lods) -> u32 {
+        self.finest_mip_at(l.effective)
+    }
+
+    /// [`finest_read_mip`](Self::finest_read_mip) of `d.with_clamp(clamp)`, without the
+    /// rest of its [`Lods`]: for a residency check before the whole read is worked out.
+    #[inline]
+    pub fn finest_read_mip_clamped(&self, d: &DesiredLod, clamp: f32) -> u32 {
+        self.finest_mip_at(d.desired.max(f64::from(clamp)))
+    }
+
+    #[inline]
+    fn finest_mip_at(&self, effective: f64) -> u32 {
         match self.desc.filter {
-            Filter::Point | Filter::Bilinear => nearest_mip(l.effective, self.mip_count),
-            Filter::Trilinear | Filter::Anisotropic { .. } => linear_mips(l.effective, self.mip_count).0,
+            Filter::Point | Filter::Bilinear => nearest_mip(effective, self.mip_count),
+            Filter::Trilinear | Filter::Anisotropic { .. } => linear_mips(effective, self.mip_count).0,
         }
     }
 
@@ -408,7 +423,7 @@ mod read_regions;
 mod region_writes;
 mod regions;
 pub use coarser_regions::CoarserRegions;
-use probes::ProbeLine;
+use probes::{ProbeLine, ProbeScale};
 pub use read_regions::ReadRegions;
 pub use regions::{FootprintRegions, MipRegions, RegionRuns};
 #[cfg(test)]

@@ -236,8 +236,10 @@ impl FeedbackRenderer<'_> {
                     Writes::Texel(x, y, value) => write(x, y, value),
                     Writes::Regions(start, end, value) => {
                         for r in &chunk.regions[start as usize..end as usize] {
-                            for y in r.rect.y0..=r.rect.y1 {
-                                for x in r.rect.x0..=r.rect.x1 {
+                            // Half-open ranges (map coordinates are far below u32::MAX):
+                            // an inclusive range's exhaustion flag cost more than the write.
+                            for y in r.rect.y0..r.rect.y1 + 1 {
+                                for x in r.rect.x0..r.rect.x1 + 1 {
                                     write(x, y, value);
                                 }
                             }

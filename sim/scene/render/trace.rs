@@ -255,7 +255,15 @@ impl FeedbackRenderer<'_> {
                 let index = minmip_texel.get_or(m.minmip_class, || map.point_index(hit.uv.0, hit.uv.1));
                 index.map(|i| {
                     let clamp = map.clamp_at(i);
-                    let nonresident = self.nonresident_flags(m.texture, hit.uv, &d, clamp, covers_from, covers);
+                    // The usual case first, inline: every tile the read could reach is
+                    // resident under this (the configured) clamp.
+                    let t = m.texture as usize;
+                    let nonresident =
+                        if self.residency[t].resident_from(map, sampler.finest_read_mip_clamped(&d, clamp)) {
+                            0
+                        } else {
+                            self.nonresident_flags(m.texture, hit.uv, &d, clamp, covers_from, covers)
+                        };
                     (d.lod(), d.effective(clamp), nonresident)
                 })
             } else {

@@ -33,13 +33,45 @@ pub(super) struct ProbeLine {
     step: (Option<f64>, Option<f64>),
 }
 
+/// What a texture's size contributes to every probe line on it, worked out once per
+/// sampler: the size, and per axis `1 / size` when the size is a power of two (dividing by
+/// it then equals multiplying by that, both rounded once from the same exact value).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct ProbeScale {
+    size: (f64, f64),
+    inverse: (Option<f64>, Option<f64>),
+}
+
+impl ProbeScale {
+    pub(super) fn new(size: (f64, f64)) -> ProbeScale {
+        let inverse = |size: f64| {
+            let power_of_two = size > 0.0 && size <= f64::from(u32::MAX) && (size as u32).is_power_of_two();
+            (power_of_two && size == f64::from(size as u32)).then(|| 1.0 / size)
+        };
+        ProbeScale { size, inverse: (inverse(size.0), inverse(size.1)) }
+    }
+}
+
 impl ProbeLine {
     #[inline]
     pub(super) fn new(uv: (f64, f64), ratio: f64, major: (f64, f64), max_aniso: u32, size: (f64, f64)) -> ProbeLine {
+        ProbeLine::scaled(uv, ratio, major, max_aniso, &ProbeScale::new(size))
+    }
+
+    /// [`new`](Self::new) with the texture size's part worked out already.
+    #[inline]
+    pub(super) fn scaled(
+        uv: (f64, f64),
+        ratio: f64,
+        major: (f64, f64),
+        max_aniso: u32,
+        scale: &ProbeScale,
+    ) -> ProbeLine {
         // ratio is in 1..=max_aniso (finite), so the cast is exact after the clamp; a NaN
         // ratio stays NaN through the clamp and casts to 0.
         let n = (ratio.ceil().clamp(1.0, f64::from(max_aniso))) as usize;
-        ProbeLine { uv, n, major, size, step: (exact_step(major.0, size.0), exact_step(major.1, size.1)) }
+        let step = (exact_step(major.0, scale.inverse.0), exact_step(major.1, scale.inverse.1));
+        ProbeLine { uv, n, major, size: scale.size, step }
     }
 
     /// Probes on the line.
@@ -64,15 +96,16 @@ impl ProbeLine {
 }
 
 /// `major / size` when `t * major / size == t * (major / size)` for every probe offset
-/// `t`: `size` a power of two, so dividing by it only moves the exponent, and no result
-/// near the subnormal range, where it would round (offsets are 0 or at least 1/32 in
-/// magnitude). The product then has one rounding instead of a rounding and a division,
-/// and a probe costs no division on the bisection's dependency chain.
-fn exact_step(major: f64, size: f64) -> Option<f64> {
-    let power_of_two = size > 0.0 && size <= f64::from(u32::MAX) && (size as u32).is_power_of_two();
-    let step = major / size;
+/// `t`, from `inverse` = `1 / size` (given only for a power-of-two size, so dividing by it
+/// only moves the exponent) and no result near the subnormal range, where it would round
+/// (offsets are 0 or at least 1/32 in magnitude). The product then has one rounding instead
+/// of a rounding and a division, and a probe costs no division on the bisection's
+/// dependency chain.
+#[inline]
+fn exact_step(major: f64, inverse: Option<f64>) -> Option<f64> {
+    let step = major * inverse?;
     let clear_of_subnormals = step == 0.0 || step.abs() >= f64::MIN_POSITIVE * 64.0;
-    (power_of_two && size == f64::from(size as u32) && step.is_finite() && clear_of_subnormals).then_some(step)
+    (step.is_finite() && clear_of_subnormals).then_some(step)
 }
 
 /// The general case, kept out of line so that the usual one is not if-converted into

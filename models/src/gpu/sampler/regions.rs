@@ -13,7 +13,7 @@
 //! [`FeedbackLayout::write_min_mip`] over [`Sample::feedback_footprint`] (tested).
 
 use super::super::feedback_write::{FeedbackLayout, RegionRect};
-use super::super::footprint::clamp_texel;
+use super::super::footprint::clamp_texel_to;
 #[cfg(doc)]
 use super::super::footprint::{bilinear_tap, point_tap};
 use super::super::limits::mip_dim;
@@ -124,13 +124,12 @@ pub(super) fn projected_regions(
         Filter::Trilinear | Filter::Anisotropic { .. } => linear_mips(lod, sampler.mip_count),
     };
     let mips = std::iter::once(first).chain(second);
-    let taps_of = |mip: u32| projections.get(mip as usize).copied().flatten();
+    let taps_of = |mip: u32| projections.get(mip as usize).and_then(Option::as_ref);
     let Filter::Anisotropic { max_aniso } = sampler.desc.filter else {
         out.extend(mips.filter_map(|mip| taps_of(mip).map(|taps| taps.regions(uv))));
         return RegionRuns::Runs;
     };
-    let size = (f64::from(sampler.tex_w), f64::from(sampler.tex_h));
-    let line = ProbeLine::new(uv, ratio, major, max_aniso, size);
+    let line = ProbeLine::scaled(uv, ratio, major, max_aniso, &sampler.probe_scale);
     let n = line.len();
     if n == 0 {
         return RegionRuns::Runs; // a NaN ratio reads nothing
@@ -246,12 +245,28 @@ impl MipTaps {
     }
 }
 
+/// How [`AxisTaps::project`] takes mip texels to regions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Projection {
+    /// A region spans 2^k of the mip's texels, and no region clamps: texels `t0..=t1` are
+    /// regions `t0 >> k ..= t1 >> k` (`((t1 + 1) << s) - 1) >> r` is `t1 >> (r - s)`).
+    Down(u32),
+    /// A mip texel spans 2^k regions, and no region clamps: `t0 << k ..= ((t1 + 1) << k) - 1`.
+    Up(u32),
+    /// Through mip 0's texels, then the region shift and clamp.
+    General,
+}
+
 /// One axis of [`MipTaps`].
 #[derive(Debug, Clone, Copy)]
 struct AxisTaps {
-    /// The mip's texels along the axis, and the last one's index (the sampler's texture).
+    /// The mip's texels along the axis, and the last one's index (the sampler's texture),
+    /// also as a float for clamping.
     size: f64,
     texels: u32,
+    last_texel: f64,
+    /// The shortcut `project` takes.
+    projection: Projection,
     /// Mip-0 texels of the layout's texture along the axis.
     dim0: u32,
     /// The layout's texels of this mip.
@@ -269,14 +284,24 @@ impl AxisTaps {
     fn new(sampler_dim0: u32, dim0: u32, mip: u32, region: u32) -> AxisTaps {
         let texels = mip_dim(sampler_dim0, mip);
         let dim = mip_dim(dim0, mip);
+        // dim0 / dim is a power of two too: the difference of the exponents, no division.
+        let scale = dim0.is_power_of_two().then(|| dim0.trailing_zeros() - dim.trailing_zeros());
+        let region_shift = region.trailing_zeros();
+        // Feedback regions never clamp (`last` is u32::MAX): the shifts fold into one.
+        let projection = match scale {
+            Some(scale) if region_shift >= scale => Projection::Down(region_shift - scale),
+            Some(scale) => Projection::Up(scale - region_shift),
+            None => Projection::General,
+        };
         AxisTaps {
             size: f64::from(texels),
             texels,
+            last_texel: f64::from(texels - 1),
+            projection,
             dim0,
             dim,
-            // dim0 / dim is a power of two too: the difference of the exponents, no division.
-            scale: dim0.is_power_of_two().then(|| dim0.trailing_zeros() - dim.trailing_zeros()),
-            region_shift: region.trailing_zeros(),
+            scale,
+            region_shift,
             last: u32::MAX,
         }
     }
@@ -288,6 +313,8 @@ impl AxisTaps {
         AxisTaps {
             size: f64::from(texels),
             texels,
+            last_texel: f64::from(texels - 1),
+            projection: Projection::General,
             dim0: 0,
             dim: 0,
             scale: Some(mip),
@@ -299,6 +326,11 @@ impl AxisTaps {
     /// The regions of mip texels `t0..=t1` (`span` then the region shift).
     #[inline]
     fn project(&self, t0: u32, t1: u32) -> (u32, u32) {
+        match self.projection {
+            Projection::Down(k) => return (t0 >> k, t1 >> k),
+            Projection::Up(k) => return (t0 << k, ((t1 + 1) << k) - 1),
+            Projection::General => {}
+        }
         let (first, last) = match self.scale {
             Some(scale) => (t0 << scale, ((t1 + 1) << scale) - 1),
             None => {
@@ -344,12 +376,12 @@ impl AxisTaps {
     #[inline]
     fn bilinear(&self, u: f64) -> (u32, u32) {
         let s = u * self.size - 0.5;
-        self.project(clamp_texel(s, self.texels), clamp_texel(s + 1.0, self.texels))
+        self.project(clamp_texel_to(s, self.last_texel), clamp_texel_to(s + 1.0, self.last_texel))
     }
 
     #[inline]
     fn point(&self, u: f64) -> (u32, u32) {
-        let t = clamp_texel(u * self.size, self.texels);
+        let t = clamp_texel_to(u * self.size, self.last_texel);
         self.project(t, t)
     }
 }
