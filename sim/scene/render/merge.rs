@@ -235,7 +235,16 @@ impl FeedbackRenderer<'_> {
                 match s.writes {
                     Writes::Texel(x, y, value) => write(x, y, value),
                     Writes::Regions(start, end, value) => {
-                        for r in &chunk.regions[start as usize..end as usize] {
+                        let mut rects = &chunk.regions[start as usize..end as usize];
+                        // Both mips of a read often land on the same feedback texels (the
+                        // regions are in mip 0's texels): writing them twice would change
+                        // nothing, neither a value nor a first write.
+                        if let [a, b] = rects {
+                            if a.rect == b.rect {
+                                rects = &rects[..1];
+                            }
+                        }
+                        for r in rects {
                             // Half-open ranges (map coordinates are far below u32::MAX):
                             // an inclusive range's exhaustion flag cost more than the write.
                             for y in r.rect.y0..r.rect.y1 + 1 {
