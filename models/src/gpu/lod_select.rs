@@ -74,11 +74,13 @@ pub(crate) fn anisotropic_axes(dx: (f64, f64), dy: (f64, f64), max_aniso: u32) -
 
 /// `lod` truncated to the 8.8 fixed point mip selection uses ("converted to at least 8.8
 /// fixed point", §7.18.10), in 1/256 units: `floor(lod * 256)`, saturating (NaN and
-/// negative → 0).
+/// negative → 0, past `u32::MAX` → `u32::MAX`: a mip far past any texture's last either
+/// way, so the selections below come out the same as in a wider type).
 #[inline]
-fn fixed_8_8_units(lod: f64) -> u64 {
-    // Truncation floors the non-negative `lod` without a libm call.
-    (lod * 256.0) as u64
+fn fixed_8_8_units(lod: f64) -> u32 {
+    // Truncation floors the non-negative `lod` without a libm call; a 32-bit saturating
+    // conversion costs a few instructions where a 64-bit unsigned one costs a branch.
+    (lod * 256.0) as u32
 }
 
 /// MIP_POINT selection (§7.18.10): the nearest mip, `floor(lod + 0.5)`, clamped to the
@@ -89,7 +91,7 @@ pub fn nearest_mip(lod: f64, mip_count: u32) -> u32 {
     // floor(k / 256 + 0.5) of the 8.8 value k, in integers (exact; a huge k saturates to
     // `last` like any other large value).
     let mip = fixed_8_8_units(lod).saturating_add(128) >> 8;
-    mip.min(u64::from(last)) as u32
+    mip.min(last)
 }
 
 /// MIP_LINEAR selection (§7.18.10): `floor(lod)` and, when the fractional weight is
@@ -100,7 +102,7 @@ pub fn linear_mips(lod: f64, mip_count: u32) -> (u32, Option<u32>) {
     let last = mip_count.saturating_sub(1);
     // The 8.8 value's integer and fraction parts, in integers (no libm floor).
     let units = fixed_8_8_units(lod);
-    let first = (units >> 8).min(u64::from(last)) as u32;
+    let first = (units >> 8).min(last);
     let second = (units & 0xFF != 0 && first < last).then_some(first + 1);
     (first, second)
 }
@@ -128,6 +130,25 @@ mod tests {
             let first = (floor as u32).min(last);
             let second = (fixed > floor && first < last).then_some(first + 1);
             prop_assert_eq!(linear_mips(lod, mips), (first, second));
+        }
+    }
+
+    /// Around and past the 32-bit saturation of the 8.8 value, and the non-finite values,
+    /// the selections equal the 64-bit form's.
+    #[test]
+    fn selection_past_the_8_8_range_equals_the_wide_form() {
+        let edge = f64::from(u32::MAX) / 256.0;
+        let lods = [edge - 1.0, edge, edge + 1.0 / 256.0, edge + 1.0, 2f64.powi(40), 1e300, f64::INFINITY, f64::NAN, -1.0];
+        for lod in lods {
+            for mips in [0u32, 1, 2, 15, 16] {
+                let last = mips.saturating_sub(1);
+                let fixed = ((lod * 256.0) as u64) as f64 / 256.0;
+                let nearest = ((fixed + 0.5).floor() as u32).min(last);
+                assert_eq!(nearest_mip(lod, mips), nearest, "nearest, lod {lod}, {mips} mips");
+                let first = (fixed.floor() as u32).min(last);
+                let second = (fixed > fixed.floor() && first < last).then_some(first + 1);
+                assert_eq!(linear_mips(lod, mips), (first, second), "linear, lod {lod}, {mips} mips");
+            }
         }
     }
 
