@@ -297,8 +297,6 @@ pub struct FeedbackRenderer<'s> {
     feedback_covers_reads: Vec<bool>,
     /// Per shape, its material's textures (the scene's `textures_of`, with classes).
     materials: Vec<Vec<MaterialTexture>>,
-    /// Per shape, a texture of each layout class of its material, in slot order.
-    material_layouts: Vec<Vec<u32>>,
     /// Each texture's requested tiles, filled and drained by `requested_tiles`.
     tile_sets: Vec<TileSet>,
     /// With MinMip feedback: per texture, the texels (x | y << 16)
@@ -391,7 +389,7 @@ impl<'s> FeedbackRenderer<'s> {
         let regions_class = classes(&samplers.iter().zip(&layouts).collect::<Vec<_>>());
         let footprint_regions: Vec<FootprintRegions> =
             samplers.iter().zip(&layouts).map(|(s, l)| FootprintRegions::new(s, l)).collect();
-        let mut materials = (0..scene.shapes.len() as u32)
+        let materials = (0..scene.shapes.len() as u32)
             .map(|shape| {
                 let mut textures: Vec<MaterialTexture> = scene
                     .textures_of(shape)
@@ -399,7 +397,6 @@ impl<'s> FeedbackRenderer<'s> {
                         texture,
                         sampler_class: sampler_class[texture as usize],
                         layout_class: layout_class[texture as usize],
-                        layout_slot: 0,
                         minmip_class: minmip_class[texture as usize],
                         regions_class: regions_class[texture as usize],
                         regions_from: None,
@@ -408,8 +405,7 @@ impl<'s> FeedbackRenderer<'s> {
                 trace::link_finer_regions(&mut textures, &footprint_regions);
                 textures
             })
-            .collect::<Vec<_>>();
-        let material_layouts = materials.iter_mut().map(|m| trace::number_layouts(m)).collect();
+            .collect();
         let first_writes = (cfg.feedback.kind == FeedbackKind::MinMip).then(|| {
             layouts.iter().map(|l| FirstWrites::new(l.map_width() as usize * l.map_height() as usize)).collect()
         });
@@ -441,7 +437,6 @@ impl<'s> FeedbackRenderer<'s> {
             samplers,
             residency,
             materials,
-            material_layouts,
             first_writes,
             tile_sets: scene.textures.iter().map(|d| TileSet::new(TileGrid::new(d))).collect(),
             written,

@@ -60,9 +60,6 @@ pub(super) struct MaterialTexture {
     pub sampler_class: u32,
     /// Lowest texture id with an equal feedback layout (same texel for equal UVs).
     pub layout_class: u32,
-    /// Its layout class's place among the material's layout classes (in order of first
-    /// use): where a hit's texel for it is kept ([`number_layouts`]).
-    pub layout_slot: u32,
     /// Lowest texture id whose MinMip map has the same size (same texel for equal UVs).
     pub minmip_class: u32,
     /// Lowest texture id with an equal sampler and feedback layout (same feedback
@@ -99,23 +96,6 @@ pub(super) fn link_finer_regions(material: &mut [MaterialTexture], footprints: &
     }
 }
 
-/// Numbers the layout classes of a material's textures in order of first use (each
-/// texture's [`MaterialTexture::layout_slot`]); returns, per class, the texture whose
-/// locator finds its texels.
-pub(super) fn number_layouts(material: &mut [MaterialTexture]) -> Vec<u32> {
-    let mut classes: Vec<(u32, u32)> = Vec::new();
-    for m in material.iter_mut() {
-        m.layout_slot = match classes.iter().position(|&(class, _)| class == m.layout_class) {
-            Some(slot) => slot as u32,
-            None => {
-                classes.push((m.layout_class, m.texture));
-                classes.len() as u32 - 1
-            }
-        };
-    }
-    classes.into_iter().map(|(_, texture)| texture).collect()
-}
-
 /// One parallel work item's output, and its scratch buffers, reused across frames.
 #[derive(Default)]
 pub(super) struct Chunk {
@@ -139,9 +119,6 @@ pub(super) struct Chunk {
     /// first texture's desired LOD, then that LOD in 5.3 form (all the reads need).
     lengths: Vec<Option<f64>>,
     values: Vec<Option<Lod53>>,
-    /// Timing-only MinMip feedback at the location: per hit, the texel (x | y << 16) of
-    /// each of its material's layout classes, in slot order.
-    texels: Vec<u32>,
 }
 
 /// A sample that hit something: where, and the UV derivatives there.
@@ -175,7 +152,6 @@ impl FeedbackRenderer<'_> {
         chunk.desired.clear();
         chunk.lengths.clear();
         chunk.values.clear();
-        chunk.texels.clear();
         // Pass 1: shading.
         for i in range.clone() {
             let (nearest, t) = visible.nearest_hit(i);
@@ -204,19 +180,9 @@ impl FeedbackRenderer<'_> {
                 Some(self.samplers[first.texture as usize].lod53_of(length?))
             });
             chunk.values.extend(values);
-            // The texels of each hit's layout classes, in a loop of their own too.
-            for hit in &chunk.hits {
-                for &texture in &self.material_layouts[hit.object as usize] {
-                    let (x, y) = self.locators[texture as usize].locate(hit.uv);
-                    chunk.texels.push(x | y << 16);
-                }
-            }
-            let mut texels = &chunk.texels[..];
             for (hit, &value) in chunk.hits.iter().zip(&chunk.values) {
-                let (mine, rest) = texels.split_at(self.material_layouts[hit.object as usize].len());
-                texels = rest;
                 let start = chunk.location_writes.len() as u32;
-                self.feedback_values_at_location(hit, value, mine, &mut chunk.location_writes);
+                self.feedback_values_at_location(hit, value, &mut chunk.location_writes);
                 chunk.reads.push(start..chunk.location_writes.len() as u32);
             }
             return;
@@ -352,16 +318,11 @@ impl FeedbackRenderer<'_> {
 
     /// A hit's texture reads when only their feedback values are wanted (timing-only
     /// MinMip feedback at the location): `first_value` is the 5.3 desired LOD of the
-    /// material's first texture, `texels` the hit's texel per layout slot.
-    fn feedback_values_at_location(
-        &self,
-        hit: &ShadedHit,
-        first_value: Option<Lod53>,
-        texels: &[u32],
-        out: &mut Vec<LocationWrite>,
-    ) {
+    /// material's first texture.
+    fn feedback_values_at_location(&self, hit: &ShadedHit, first_value: Option<Lod53>, out: &mut Vec<LocationWrite>) {
         let textures = &self.materials[hit.object as usize];
         let mut value = textures.first().map(|m| (m.sampler_class, first_value));
+        let mut texel = Recent::default();
         for m in textures {
             let v = match value {
                 Some((class, v)) if class == m.sampler_class => v,
@@ -372,9 +333,9 @@ impl FeedbackRenderer<'_> {
                 }
             };
             let Some(v) = v else { continue };
-            let texel = texels[m.layout_slot as usize];
+            let (tx, ty) = texel.get_or(m.layout_class, || self.locators[m.texture as usize].locate(hit.uv));
             let value = self.layouts[m.texture as usize].recorded_lod53(v, self.cfg.feedback.small_tail);
-            out.push(LocationWrite { texture: m.texture, texel, value });
+            out.push(LocationWrite { texture: m.texture, texel: tx | ty << 16, value });
         }
     }
 
