@@ -138,7 +138,8 @@ mod tests {
     #[test]
     fn selection_past_the_8_8_range_equals_the_wide_form() {
         let edge = f64::from(u32::MAX) / 256.0;
-        let lods = [edge - 1.0, edge, edge + 1.0 / 256.0, edge + 1.0, 2f64.powi(40), 1e300, f64::INFINITY, f64::NAN, -1.0];
+        let lods =
+            [edge - 1.0, edge, edge + 1.0 / 256.0, edge + 1.0, 2f64.powi(40), 1e300, f64::INFINITY, f64::NAN, -1.0];
         for lod in lods {
             for mips in [0u32, 1, 2, 15, 16] {
                 let last = mips.saturating_sub(1);
