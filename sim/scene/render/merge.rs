@@ -20,6 +20,9 @@ use sfsim_models::gpu::{linear_mips, FeedbackArray, Lod53, MipRegionUsedFeedback
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, PoisonError};
 
+/// Chunk buffers a frame's tracing cycles through on several cores (see `trace_and_merge`).
+const RING: usize = 8;
+
 /// What merging chunks changes: the feedback maps, the MinMip first-write lists and which
 /// textures were written.
 pub(super) struct FeedbackSink {
@@ -110,9 +113,18 @@ impl FeedbackRenderer<'_> {
             return;
         }
         let (frame_pixels, visibility, traced) = (&bufs.pixels[..], &bufs.visibility, &bufs.traced[..]);
+        let chunks = traced.len();
+        // Chunk c fills buffer c % ring once chunk c - ring is merged: the frame's chunk data
+        // stays in a few buffers, in cache, instead of one buffer per chunk.
+        let ring = RING.min(chunks);
         let next = AtomicUsize::new(0);
+        let merged_so_far = AtomicUsize::new(0);
         let trace = |c: usize| {
-            let mut chunk = traced[c].lock().unwrap_or_else(PoisonError::into_inner);
+            // A worker got ahead of the merge by a whole ring: wait for the buffer.
+            while c >= merged_so_far.load(Ordering::Acquire) + ring {
+                std::thread::yield_now();
+            }
+            let mut chunk = traced[c % ring].lock().unwrap_or_else(PoisonError::into_inner);
             self.trace_chunk(camera, visibility, frame_pixels, c, &mut chunk);
         };
         let (done_tx, done_rx) = mpsc::channel::<usize>();
@@ -124,7 +136,7 @@ impl FeedbackRenderer<'_> {
                 scope.spawn(move |_| loop {
                     // Chunks are taken in order, so they finish about in the order merged.
                     let c = next.fetch_add(1, Ordering::Relaxed);
-                    if c >= traced.len() {
+                    if c >= chunks {
                         return;
                     }
                     trace(c);
@@ -134,25 +146,33 @@ impl FeedbackRenderer<'_> {
                 });
             }
             drop(done_tx);
-            let mut finished = vec![false; traced.len()];
+            let mut finished = vec![false; chunks];
             let mut merged = 0;
-            while merged < traced.len() {
+            // A chunk this thread took whose buffer was not free yet: traced once it is
+            // (this thread is the one that frees it, so it never waits in `trace`).
+            let mut held = None;
+            while merged < chunks {
                 for c in done_rx.try_iter() {
                     finished[c] = true;
                 }
                 if finished[merged] {
-                    let chunk = traced[merged].lock().unwrap_or_else(PoisonError::into_inner);
+                    let chunk = traced[merged % ring].lock().unwrap_or_else(PoisonError::into_inner);
                     self.merge_chunk(sink, &chunk, frame_pixels, stats, pixels.as_deref_mut());
+                    drop(chunk);
                     merged += 1;
+                    merged_so_far.store(merged, Ordering::Release);
                     continue;
                 }
                 // The next chunk to merge is still being traced: trace one meanwhile, or,
-                // with none left to take, wait for a worker to finish one.
-                let c = next.fetch_add(1, Ordering::Relaxed);
-                if c < traced.len() {
-                    trace(c);
-                    finished[c] = true;
-                    continue;
+                // with none left to take (or its buffer still in use), wait for a worker.
+                let c = held.take().unwrap_or_else(|| next.fetch_add(1, Ordering::Relaxed));
+                if c < chunks {
+                    if c < merged + ring {
+                        trace(c);
+                        finished[c] = true;
+                        continue;
+                    }
+                    held = Some(c);
                 }
                 match done_rx.recv() {
                     Ok(c) => finished[c] = true,
