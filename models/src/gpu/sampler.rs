@@ -373,9 +373,7 @@ impl PreparedSampler {
     /// Where the filter looks for the sample at `uv` with LODs `l`.
     fn probes(&self, uv: (f64, f64), l: &Lods) -> Probes {
         match self.desc.filter {
-            Filter::Anisotropic { max_aniso } => {
-                aniso_probes(uv, l.ratio, l.major, max_aniso, f64::from(self.tex_w), f64::from(self.tex_h))
-            }
+            Filter::Anisotropic { max_aniso } => aniso_probes(uv, l.ratio, l.major, max_aniso, &self.probe_scale),
             _ => Probes { uvs: vec![uv] },
         }
     }
@@ -391,8 +389,8 @@ impl Lods {
 
 /// `ceil(ratio)` probe centres (1..=max_aniso) spread over the major axis (texels of mip
 /// 0), converted back to UV.
-fn aniso_probes(uv: (f64, f64), ratio: f64, major: (f64, f64), max_aniso: u32, w: f64, h: f64) -> Probes {
-    let line = ProbeLine::new(uv, ratio, major, max_aniso, (w, h));
+fn aniso_probes(uv: (f64, f64), ratio: f64, major: (f64, f64), max_aniso: u32, scale: &ProbeScale) -> Probes {
+    let line = ProbeLine::scaled(uv, ratio, major, max_aniso, scale);
     Probes { uvs: (0..line.len()).map(|i| line.at(i)).collect() }
 }
 

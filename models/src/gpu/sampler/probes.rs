@@ -53,12 +53,15 @@ impl ProbeScale {
 }
 
 impl ProbeLine {
-    #[inline]
+    /// [`scaled`](Self::scaled) working the size's part out on the spot (the tests' form;
+    /// samplers keep theirs in a [`ProbeScale`]).
+    #[cfg(test)]
     pub(super) fn new(uv: (f64, f64), ratio: f64, major: (f64, f64), max_aniso: u32, size: (f64, f64)) -> ProbeLine {
         ProbeLine::scaled(uv, ratio, major, max_aniso, &ProbeScale::new(size))
     }
 
-    /// [`new`](Self::new) with the texture size's part worked out already.
+    /// The probe line of a read at `uv` with anisotropy `ratio` along `major`, on a texture
+    /// whose size's part is `scale`.
     #[inline]
     pub(super) fn scaled(
         uv: (f64, f64),
