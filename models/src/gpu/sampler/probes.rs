@@ -86,15 +86,29 @@ impl ProbeLine {
     /// Centre of probe `i` (< `len()`), normalized UV.
     #[inline]
     pub(super) fn at(&self, i: usize) -> (f64, f64) {
-        let t = PROBE_OFFSETS[self.n][i];
-        let along = |major: f64, size: f64, step: Option<f64>| match step {
-            Some(step) => t * step,
-            None => divided(t, major, size),
-        };
-        (
-            self.uv.0 + along(self.major.0, self.size.0, self.step.0),
-            self.uv.1 + along(self.major.1, self.size.1, self.step.1),
-        )
+        (self.u_at(i), self.v_at(i))
+    }
+
+    /// The u of [`at`](Self::at) alone.
+    #[inline]
+    pub(super) fn u_at(&self, i: usize) -> f64 {
+        self.uv.0 + along(PROBE_OFFSETS[self.n][i], self.major.0, self.size.0, self.step.0)
+    }
+
+    /// The v of [`at`](Self::at) alone.
+    #[inline]
+    pub(super) fn v_at(&self, i: usize) -> f64 {
+        self.uv.1 + along(PROBE_OFFSETS[self.n][i], self.major.1, self.size.1, self.step.1)
+    }
+}
+
+/// Probe offset `t`'s distance along one axis: `t * major / size`, by the exact product
+/// when there is one.
+#[inline(always)]
+fn along(t: f64, major: f64, size: f64, step: Option<f64>) -> f64 {
+    match step {
+        Some(step) => t * step,
+        None => divided(t, major, size),
     }
 }
 

@@ -136,22 +136,15 @@ pub(super) fn projected_regions(
     }
     // Probes are worked out when needed: most footprints need only their two ends.
     let ends = (line.at(0), line.at(n - 1));
-    let probe = |i: usize| match i {
-        0 => ends.0,
-        _ if i == n - 1 => ends.1,
-        _ => line.at(i),
-    };
     // With an infinite axis the middle probe's offset is 0 × ∞ = NaN: not monotonic.
     let monotonic = major.0.is_finite() && major.1.is_finite();
     for mip in mips {
         let Some(taps) = taps_of(mip) else { continue };
         if !monotonic {
-            out.extend((0..n).map(|i| taps.regions(probe(i))));
+            out.extend((0..n).map(|i| taps.regions(line.at(i))));
             continue;
         }
-        let x = |i: usize| taps.x_regions(probe(i).0);
-        let y = |i: usize| taps.y_regions(probe(i).1);
-        let (x_ends, y_ends) = ((x(0), x(n - 1)), (y(0), y(n - 1)));
+        let (x_ends, y_ends) = taps.end_spans(ends);
         let rect = |(x0, x1), (y0, y1)| MipRegions { mip, rect: RegionRect { x0, x1, y0, y1 } };
         if x_ends.0 == x_ends.1 && y_ends.0 == y_ends.1 {
             out.push(rect(x_ends.0, y_ends.0)); // the common case: one rectangle
@@ -159,6 +152,9 @@ pub(super) fn projected_regions(
         }
         // Each axis changes its span of regions at its own probes: found apart, then
         // merged into the runs of equal rectangles.
+        // Bisection works out only probes strictly between the ends, one axis at a time.
+        let x = |i: usize| taps.x_regions(line.u_at(i));
+        let y = |i: usize| taps.y_regions(line.v_at(i));
         let (mut xs, mut ys) = (AxisRuns::default(), AxisRuns::default());
         xs.fill(&x, n, x_ends);
         ys.fill(&y, n, y_ends);
@@ -232,6 +228,14 @@ impl MipTaps {
         Some((self.x.coarser_shift(&finer.x)?, self.y.coarser_shift(&finer.y)?))
     }
 
+    /// The column spans at the line's two end probes `ends`, then the row spans: straight
+    /// line code, the four taps independent of each other.
+    #[inline(always)]
+    fn end_spans(&self, ends: ((f64, f64), (f64, f64))) -> (AxisEnds, AxisEnds) {
+        let (a, b) = ends;
+        ((self.x_regions(a.0), self.x_regions(b.0)), (self.y_regions(a.1), self.y_regions(b.1)))
+    }
+
     /// The columns of regions the tap at `u` overlaps.
     #[inline(always)]
     fn x_regions(&self, u: f64) -> (u32, u32) {
@@ -244,6 +248,9 @@ impl MipTaps {
         self.y.regions(v, self.point)
     }
 }
+
+/// An axis's span of regions at a probe line's first and last probes.
+type AxisEnds = ((u32, u32), (u32, u32));
 
 /// How [`AxisTaps::project`] takes mip texels to regions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -324,7 +331,7 @@ impl AxisTaps {
     }
 
     /// The regions of mip texels `t0..=t1` (`span` then the region shift).
-    #[inline]
+    #[inline(always)]
     fn project(&self, t0: u32, t1: u32) -> (u32, u32) {
         match self.projection {
             Projection::Down(k) => return (t0 >> k, t1 >> k),
@@ -373,13 +380,13 @@ impl AxisTaps {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn bilinear(&self, u: f64) -> (u32, u32) {
         let s = u * self.size - 0.5;
         self.project(clamp_texel_to(s, self.last_texel), clamp_texel_to(s + 1.0, self.last_texel))
     }
 
-    #[inline]
+    #[inline(always)]
     fn point(&self, u: f64) -> (u32, u32) {
         let t = clamp_texel_to(u * self.size, self.last_texel);
         self.project(t, t)
