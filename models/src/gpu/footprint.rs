@@ -56,21 +56,20 @@ impl Footprint {
 }
 
 /// Texel index of continuous texel coordinate `s` on an axis of `n` texels, CLAMP-addressed.
-///
-/// `s` is finite (checked by the caller); clamping in f64 before the cast keeps huge values
-/// exact. Clamping before truncating equals flooring then clamping (truncation floors the
-/// non-negative values left, and `last` is whole) and avoids a libm `floor` call per tap;
-/// NaN fails `> 0.0` and lands on 0 as before.
 #[inline]
 pub(crate) fn clamp_texel(s: f64, n: u32) -> u32 {
-    clamp_texel_to(s, f64::from(n - 1))
+    clamp_texel_to(s, n - 1)
 }
 
-/// [`clamp_texel`] with the last texel's index, `last` (whole, >= 0), worked out already.
-#[inline]
-pub(crate) fn clamp_texel_to(s: f64, last: f64) -> u32 {
-    let s = if s > 0.0 { s } else { 0.0 };
-    (if s < last { s } else { last }) as u32
+/// [`clamp_texel`] with the last texel's index, `last`, worked out already.
+///
+/// The saturating cast does the clamp at 0: negative values and NaN cast to 0, and
+/// truncation floors the non-negative values left, so `floor(s)` clamped to `0..=last`
+/// costs no libm `floor` call. Values past `last` cast to at least `last` (it is whole;
+/// past `u32::MAX` the cast saturates), so the integer `min` clamps them.
+#[inline(always)]
+pub(crate) fn clamp_texel_to(s: f64, last: u32) -> u32 {
+    (s as u32).min(last)
 }
 
 /// The single texel nearest `uv` at `mip` (point sampling, D3D11.3 §7.18.7).
@@ -126,7 +125,10 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn clamp_texel_floors_then_clamps(s in proptest::num::f64::ANY, n in 1u32..20_000) {
+        fn clamp_texel_floors_then_clamps(
+            s in proptest::prop_oneof![proptest::num::f64::ANY, -2.0f64..20_002.0, 4.29e9f64..4.3e9],
+            n in proptest::prop_oneof![1u32..20_000, (u32::MAX - 2)..=u32::MAX],
+        ) {
             let by_floor = s.floor().clamp(0.0, f64::from(n - 1)) as u32;
             proptest::prop_assert_eq!(clamp_texel(s, n), by_floor);
         }

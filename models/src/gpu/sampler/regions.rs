@@ -267,11 +267,11 @@ enum Projection {
 /// One axis of [`MipTaps`].
 #[derive(Debug, Clone, Copy)]
 struct AxisTaps {
-    /// The mip's texels along the axis, and the last one's index (the sampler's texture),
-    /// also as a float for clamping.
+    /// The mip's texels along the axis (the sampler's texture), as a float for scaling,
+    /// and the last one's index.
     size: f64,
     texels: u32,
-    last_texel: f64,
+    last_texel: u32,
     /// The shortcut `project` takes.
     projection: Projection,
     /// Mip-0 texels of the layout's texture along the axis.
@@ -303,7 +303,7 @@ impl AxisTaps {
         AxisTaps {
             size: f64::from(texels),
             texels,
-            last_texel: f64::from(texels - 1),
+            last_texel: texels - 1,
             projection,
             dim0,
             dim,
@@ -320,7 +320,7 @@ impl AxisTaps {
         AxisTaps {
             size: f64::from(texels),
             texels,
-            last_texel: f64::from(texels - 1),
+            last_texel: texels - 1,
             projection: Projection::General,
             dim0: 0,
             dim: 0,
