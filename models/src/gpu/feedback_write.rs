@@ -19,7 +19,7 @@
 
 use super::error::GpuError;
 use super::feedback::{check_dim, MinMipFeedback};
-use super::footprint::{Footprint, Tap};
+use super::footprint::{clamp_texel_to, Footprint, Tap};
 use super::limits::{full_mip_count, mip_dim};
 use super::lod::Lod53;
 use super::region_used::MipRegionUsedFeedback;
@@ -57,7 +57,7 @@ pub struct TexelLocator {
     /// Mip-0 texels across and down.
     size: (f64, f64),
     /// The last mip-0 texel's column and row.
-    last: (f64, f64),
+    last: (u32, u32),
     /// log2 of the mip region's edges (powers of two).
     shift: (u32, u32),
 }
@@ -66,14 +66,7 @@ impl TexelLocator {
     /// The feedback texel that holds normalized `uv` (CLAMP addressing).
     #[inline]
     pub fn locate(&self, uv: (f64, f64)) -> (u32, u32) {
-        // Clamping before truncating equals flooring then clamping (truncation floors
-        // non-negative values) and avoids a libm call; NaN fails `> 0.0` and lands on 0.
-        let texel = |u: f64, size: f64, last: f64| {
-            let t = u * size;
-            let t = if t > 0.0 { t } else { 0.0 };
-            (if t < last { t } else { last }) as u32
-        };
-        let (x, y) = (texel(uv.0, self.size.0, self.last.0), texel(uv.1, self.size.1, self.last.1));
+        let (x, y) = (clamp_texel_to(uv.0 * self.size.0, self.last.0), clamp_texel_to(uv.1 * self.size.1, self.last.1));
         (x >> self.shift.0, y >> self.shift.1)
     }
 }
@@ -193,7 +186,7 @@ impl FeedbackLayout {
     pub fn locator(&self) -> TexelLocator {
         TexelLocator {
             size: (f64::from(self.tex_width), f64::from(self.tex_height)),
-            last: (f64::from(self.tex_width - 1), f64::from(self.tex_height - 1)),
+            last: (self.tex_width - 1, self.tex_height - 1),
             shift: (self.region_width.trailing_zeros(), self.region_height.trailing_zeros()),
         }
     }

@@ -205,8 +205,9 @@ impl FeedbackRenderer<'_> {
                 stats.nonresident_reads += u64::from(s.nonresident & NONRESIDENT != 0);
                 stats.nonresident_reads_point += u64::from(s.nonresident & NONRESIDENT_POINT != 0);
                 // floor() without the libm call: for x >= 0 truncation is the floor, and a
-                // negative or NaN x (never measured) casts to mip 0 either way.
-                let mip = (s.effective as usize).min(READ_MIPS - 1);
+                // negative or NaN x (never measured) casts to mip 0 either way. The cast to
+                // u32 saturates as the one to usize would, in fewer instructions.
+                let mip = (s.effective as u32).min(READ_MIPS as u32 - 1) as usize;
                 stats.reads_by_mip[mip] += 1;
             }
         }
