@@ -1,5 +1,4 @@
-//! The runs of equal spans along a probe line, found by bisection: a span's edges are
-//! monotonic along the probes, so two probes with equal spans have it between them too.
+//! The runs of equal spans along a probe line.
 
 use super::super::limits::MAX_ANISOTROPY;
 
@@ -14,34 +13,25 @@ pub(super) struct AxisRuns {
 
 impl AxisRuns {
     /// The runs of `span` over probes `0..n` (n >= 1) whose end probes have spans `ends`.
-    /// The span's edges are monotonic along the probes, so equal spans at two probes mean
-    /// equal spans between them: the line is bisected only where it changes.
+    /// Every probe between the ends is worked out, in a loop without data-dependent
+    /// branches: the spans' edges are monotonic along the probes, so bisecting would work
+    /// out fewer, but its branches on the spans mispredict and cost more than the probes.
     #[inline]
     pub(super) fn fill(&mut self, span: &impl Fn(usize) -> (u32, u32), n: usize, ends: ((u32, u32), (u32, u32))) {
-        self.push(0, ends.0);
-        self.bisect(span, (0, ends.0), (n - 1, ends.1));
-    }
-
-    #[inline]
-    fn push(&mut self, probe: usize, span: (u32, u32)) {
-        self.starts[self.len] = probe as u8;
-        self.spans[self.len] = span;
-        self.len += 1;
-    }
-
-    /// Adds the runs starting in `lo.0 + 1..=hi.0`, given the spans at both ends.
-    fn bisect(&mut self, span: &impl Fn(usize) -> (u32, u32), lo: (usize, (u32, u32)), hi: (usize, (u32, u32))) {
-        if lo.1 == hi.1 {
-            return;
+        self.starts[0] = 0;
+        self.spans[0] = ends.0;
+        self.len = 1;
+        // The last run's span stays in a register, not re-read from the array.
+        let mut last = ends.0;
+        for probe in 1..n {
+            let at = if probe == n - 1 { ends.1 } else { span(probe) };
+            // Written always, kept only when the span changed (at most one run per probe,
+            // so the slot exists).
+            self.starts[self.len] = probe as u8;
+            self.spans[self.len] = at;
+            self.len += usize::from(at != last);
+            last = at;
         }
-        if hi.0 == lo.0 + 1 {
-            self.push(hi.0, hi.1);
-            return;
-        }
-        let mid = (lo.0 + hi.0) / 2;
-        let at_mid = (mid, span(mid));
-        self.bisect(span, lo, at_mid);
-        self.bisect(span, at_mid, hi);
     }
 
     /// Calls `emit` with the (x, y) spans of each run of equal rectangles, in probe order.

@@ -116,8 +116,7 @@ fn along(t: f64, major: f64, size: f64, step: Option<f64>) -> f64 {
 /// `t`, from `inverse` = `1 / size` (given only for a power-of-two size, so dividing by it
 /// only moves the exponent) and no result near the subnormal range, where it would round
 /// (offsets are 0 or at least 1/32 in magnitude). The product then has one rounding instead
-/// of a rounding and a division, and a probe costs no division on the bisection's
-/// dependency chain.
+/// of a rounding and a division, and a probe costs no division.
 #[inline]
 fn exact_step(major: f64, inverse: Option<f64>) -> Option<f64> {
     let step = major * inverse?;

@@ -7,8 +7,9 @@
 //! rounds monotonically. So along the probes each edge of a tap's region rectangle moves
 //! one way only, and when the two end probes land on the same rectangle every probe between
 //! them does: the mip is written once. Footprints whose ends differ (those crossing a
-//! region border) are bisected, each axis apart, down to where its span of regions changes,
-//! and each run of equal rectangles is written once. Overlapping rectangles are harmless:
+//! region border) have every probe's span worked out, each axis apart (a branch-free loop:
+//! bisecting works out fewer probes but mispredicts its branches), and each run of equal
+//! rectangles is written once. Overlapping rectangles are harmless:
 //! atomic-min and bit-set writes are idempotent, so the maps end the same as
 //! [`FeedbackLayout::write_min_mip`] over [`Sample::feedback_footprint`] (tested).
 
@@ -151,8 +152,8 @@ pub(super) fn projected_regions(
             continue;
         }
         // Each axis changes its span of regions at its own probes: found apart, then
-        // merged into the runs of equal rectangles.
-        // Bisection works out only probes strictly between the ends, one axis at a time.
+        // merged into the runs of equal rectangles. The ends are known: only the probes
+        // between them are worked out, one axis at a time.
         let x = |i: usize| taps.x_regions(line.u_at(i));
         let y = |i: usize| taps.y_regions(line.v_at(i));
         let (mut xs, mut ys) = (AxisRuns::default(), AxisRuns::default());
