@@ -102,12 +102,43 @@ impl FirstWrites {
         self.len += usize::from(first);
     }
 
+    /// A [`record`](Self::record)er for a run of writes whose count stays in a register:
+    /// through `&mut self`, every store to a slot could alias the count, so it would be
+    /// stored and re-loaded around each one. The count is written back when it drops.
+    #[inline]
+    pub fn recorder(&mut self) -> FirstWritesRecorder<'_> {
+        FirstWritesRecorder { slots: &mut self.slots, len: self.len, count: &mut self.len }
+    }
+
     pub fn texels(&self) -> &[u32] {
         &self.slots[..self.len]
     }
 
     pub fn clear(&mut self) {
         self.len = 0;
+    }
+}
+
+/// [`FirstWrites::recorder`].
+pub struct FirstWritesRecorder<'a> {
+    slots: &'a mut [u32],
+    len: usize,
+    count: &'a mut usize,
+}
+
+impl FirstWritesRecorder<'_> {
+    /// [`FirstWrites::record`].
+    #[inline]
+    pub fn record(&mut self, xy: u32, first: bool) {
+        self.slots[self.len] = xy;
+        self.len += usize::from(first);
+    }
+}
+
+impl Drop for FirstWritesRecorder<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        *self.count = self.len;
     }
 }
 
@@ -161,5 +192,20 @@ mod tests {
         assert_eq!(writes.texels(), &[5, 7, 9]);
         writes.clear();
         assert!(writes.texels().is_empty());
+    }
+
+    #[test]
+    fn a_recorder_records_as_record_does_and_keeps_the_count() {
+        let mut writes = FirstWrites::new(4);
+        writes.record(1, true);
+        {
+            let mut recorder = writes.recorder();
+            for (xy, first) in [(5, true), (5, false), (7, true)] {
+                recorder.record(xy, first);
+            }
+        }
+        writes.record(2, false);
+        writes.recorder().record(9, true);
+        assert_eq!(writes.texels(), &[1, 5, 7, 9]);
     }
 }

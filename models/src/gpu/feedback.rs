@@ -180,6 +180,13 @@ impl FeedbackArray {
         &self.texels
     }
 
+    /// [`texels`](Self::texels) for writing: for a caller writing many texels of known
+    /// slices (from [`slice_start`](Self::slice_start)) in a tight loop, with the slice's
+    /// pointer and length held in registers rather than re-read after every store.
+    pub fn texels_mut(&mut self) -> &mut [u8] {
+        &mut self.texels
+    }
+
     /// Clears every slice to [`Lod53::NONE`] with one fill of the shared allocation.
     pub fn clear_all(&mut self) {
         self.texels.fill(Lod53::NONE.0);

@@ -68,12 +68,20 @@ impl MinMipTarget {
     /// texel's first request since the clear, `None` (nothing written) outside the map.
     #[inline]
     fn write(&self, arrays: &mut [FeedbackArray], x: u32, y: u32, value: Lod53) -> Option<bool> {
+        self.write_in(arrays[self.array].texels_mut(), x, y, value)
+    }
+
+    /// [`write`](Self::write) into the target array's texels, `texels`, looked up once for
+    /// many writes.
+    #[inline(always)]
+    fn write_in(&self, texels: &mut [u8], x: u32, y: u32, value: Lod53) -> Option<bool> {
         if x >= self.width || y >= self.height {
             return None;
         }
-        let index = self.start + y as usize * self.width as usize + x as usize;
-        let previous = arrays[self.array].write_min_at(index, value)?;
-        Some(previous == Lod53::NONE && value != Lod53::NONE)
+        let texel = texels.get_mut(self.start + y as usize * self.width as usize + x as usize)?;
+        let previous = *texel;
+        *texel = previous.min(value.0);
+        Some(previous == Lod53::NONE.0 && value != Lod53::NONE)
     }
 }
 
@@ -245,11 +253,13 @@ impl FeedbackRenderer<'_> {
                 let tex = s.texture as usize;
                 let Some(target) = self.minmip_targets[tex] else { continue };
                 stats.feedback_writes += 1;
-                let (arrays, list) = (&mut sink.arrays, &mut lists[tex]);
+                // The map's texels and the list's count are held in registers over the
+                // read's writes (through the structs they would be re-read after each store).
+                let (texels, mut list) = (sink.arrays[target.array].texels_mut(), lists[tex].recorder());
                 // About half the writes are first writes: recorded without a branch.
                 // Feedback maps are at most 16384 / 4 texels across: x and y fit 16 bits.
                 let mut write = |x: u32, y: u32, value: Lod53| {
-                    if let Some(first) = target.write(arrays, x, y, value) {
+                    if let Some(first) = target.write_in(texels, x, y, value) {
                         list.record(x | y << 16, first);
                     }
                 };

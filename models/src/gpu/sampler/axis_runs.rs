@@ -13,14 +13,18 @@ pub(super) struct AxisRuns {
 
 impl AxisRuns {
     /// The runs of `span` over probes `0..n` (n >= 1) whose end probes have spans `ends`.
-    /// Every probe between the ends is worked out, in a loop without data-dependent
-    /// branches: the spans' edges are monotonic along the probes, so bisecting would work
-    /// out fewer, but its branches on the spans mispredict and cost more than the probes.
+    /// The spans' edges are monotonic along the probes: equal ends are one run. Otherwise
+    /// every probe between the ends is worked out, in a loop without data-dependent
+    /// branches (bisecting would work out fewer, but its branches on the spans mispredict
+    /// and cost more than the probes).
     #[inline]
     pub(super) fn fill(&mut self, span: &impl Fn(usize) -> (u32, u32), n: usize, ends: ((u32, u32), (u32, u32))) {
         self.starts[0] = 0;
         self.spans[0] = ends.0;
         self.len = 1;
+        if ends.0 == ends.1 {
+            return; // monotonic edges: the same span all along
+        }
         // The last run's span stays in a register, not re-read from the array.
         let mut last = ends.0;
         for probe in 1..n {
