@@ -102,6 +102,12 @@ impl FirstWrites {
         self.len += usize::from(first);
     }
 
+    /// Makes this list a copy of `other`, a list of a map of the same size.
+    pub fn copy_from(&mut self, other: &FirstWrites) {
+        self.slots[..other.len].copy_from_slice(&other.slots[..other.len]);
+        self.len = other.len;
+    }
+
     /// A [`record`](Self::record)er for a run of writes whose count stays in a register:
     /// through `&mut self`, every store to a slot could alias the count, so it would be
     /// stored and re-loaded around each one. The count is written back when it drops.

@@ -11,6 +11,7 @@
 
 use super::error::GpuError;
 use super::feedback::{alloc_filled, check_dim, texel_count};
+use super::footprint::clamp_texel_to;
 use super::lod::Lod53;
 
 /// A MinMip map of `width x height` texels (mip-0 tiles), row-major, 5.3 values.
@@ -132,8 +133,13 @@ impl MinMipMap {
     /// (`u`, `v`): maps of one size share it, so a texture set's maps look it up once.
     #[inline]
     pub fn point_index(&self, u: f64, v: f64) -> Option<usize> {
-        let (px, py) = self.position(u, v)?;
-        let (cx, cy) = self.containing(px, py);
+        if !u.is_finite() || !v.is_finite() {
+            return None;
+        }
+        // `containing(position(u, v))` in one step: floor, then clamp to the texels (the
+        // float clamp to 0..=width had been turned into a vector compare and branches).
+        let cx = clamp_texel_to(u * f64::from(self.width), self.width - 1);
+        let cy = clamp_texel_to(v * f64::from(self.height), self.height - 1);
         Some(cy as usize * self.width as usize + cx as usize)
     }
 
@@ -196,6 +202,24 @@ mod tests {
         assert_eq!(m.max_value(), Lod53(9));
         assert!(!m.set_all(&[Lod53(0); 3]), "a wrong length is refused");
         assert_eq!(m.values(), &[4, 2, 9, 1], "and writes nothing");
+    }
+
+    proptest::proptest! {
+        /// The one-step index is the texel `containing(position(u, v))` names, edges,
+        /// huge and non-finite coordinates included.
+        #[test]
+        fn point_index_is_the_containing_texel_of_the_position(
+            w in proptest::prop_oneof![1u32..8, proptest::strategy::Just(32), 1u32..4096], h in 1u32..300,
+            u in proptest::prop_oneof![-0.5f64..1.5, proptest::strategy::Just(1.0), proptest::strategy::Just(0.0), proptest::num::f64::ANY],
+            v in proptest::prop_oneof![-0.5f64..1.5, proptest::strategy::Just(1.0), proptest::strategy::Just(-0.0), proptest::num::f64::ANY],
+        ) {
+            let map = MinMipMap::new(w, h, Lod53::NONE).unwrap();
+            let by_steps = map.position(u, v).map(|(px, py)| {
+                let (cx, cy) = map.containing(px, py);
+                cy as usize * w as usize + cx as usize
+            });
+            proptest::prop_assert_eq!(map.point_index(u, v), by_steps);
+        }
     }
 
     #[test]

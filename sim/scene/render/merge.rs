@@ -12,7 +12,7 @@
 //! the renderer for the frame, so the two never touch the same data.
 
 use super::trace::{Chunk, TracedSample, Writes, NONRESIDENT, NONRESIDENT_POINT};
-use super::{FeedbackKind, FeedbackRenderer, FrameBuffers, FrameStats, PixelLods, READ_MIPS};
+use super::{twins, FeedbackKind, FeedbackRenderer, FrameBuffers, FrameStats, PixelLods, READ_MIPS};
 use crate::scene::requests::FirstWrites;
 use crate::scene::RayCamera;
 use rayon::prelude::*;
@@ -86,7 +86,8 @@ impl MinMipTarget {
 }
 
 impl FeedbackRenderer<'_> {
-    /// Works out each texture's [`MinMipTarget`] from its slot and whether it writes.
+    /// Works out each texture's [`MinMipTarget`] from its slot and whether it writes, and
+    /// which textures mirror another's feedback.
     pub(super) fn refresh_minmip_targets(&mut self) {
         let target = |(&(array, slice), &writes): (&(usize, u32), &bool)| {
             let a = &self.arrays[array];
@@ -94,6 +95,10 @@ impl FeedbackRenderer<'_> {
             Some(MinMipTarget { array, start, width: a.width(), height: a.height() })
         };
         self.minmip_targets = self.slots.iter().zip(&self.writes_feedback).map(target).collect();
+        self.twin_of = match self.first_writes {
+            Some(_) => twins::twins(&self.twin_keys, &self.writes_feedback),
+            None => vec![None; self.slots.len()],
+        };
     }
 
     /// Traces the frame's chunks on the pool's threads and merges them in chunk order
@@ -242,6 +247,9 @@ impl FeedbackRenderer<'_> {
                 let tex = w.texture as usize;
                 let Some(target) = self.minmip_targets[tex] else { continue };
                 feedback_writes += 1;
+                if self.twin_of[tex].is_some() {
+                    continue; // mirrored after the merge
+                }
                 if let Some(first) = target.write(&mut sink.arrays, w.texel & 0xFFFF, w.texel >> 16, w.value) {
                     lists[tex].record(w.texel, first);
                 }
@@ -253,6 +261,9 @@ impl FeedbackRenderer<'_> {
                 let tex = s.texture as usize;
                 let Some(target) = self.minmip_targets[tex] else { continue };
                 stats.feedback_writes += 1;
+                if self.twin_of[tex].is_some() {
+                    continue; // mirrored after the merge
+                }
                 // The map's texels and the list's count are held in registers over the
                 // read's writes (through the structs they would be re-read after each store).
                 let (texels, mut list) = (sink.arrays[target.array].texels_mut(), lists[tex].recorder());

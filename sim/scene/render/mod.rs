@@ -6,6 +6,7 @@
 mod merge;
 mod recent;
 mod trace;
+mod twins;
 
 use super::requests::{FirstWrites, TileSet};
 use super::visibility::Visibility;
@@ -285,6 +286,11 @@ pub struct FeedbackRenderer<'s> {
     minmip: Vec<MinMipMap>,
     /// Textures whose samples write feedback (all by default).
     writes_feedback: Vec<bool>,
+    /// Per texture, what decides whether its feedback is another's (see `twins`).
+    twin_keys: Vec<twins::TwinKey>,
+    /// Per texture, the lower texture whose MinMip feedback it mirrors after each frame's
+    /// merge instead of writing its own (`None`: it writes its own).
+    twin_of: Vec<Option<u32>>,
     /// Per texture, where its MinMip feedback goes (`None`: it writes none).
     minmip_targets: Vec<Option<merge::MinMipTarget>>,
     /// Each texture's sampler, checked once.
@@ -406,6 +412,18 @@ impl<'s> FeedbackRenderer<'s> {
                 textures
             })
             .collect();
+        let mut shapes_of = vec![Vec::new(); scene.textures.len()];
+        for shape in 0..scene.shapes.len() as u32 {
+            for texture in scene.textures_of(shape) {
+                let shapes: &mut Vec<u32> = &mut shapes_of[texture as usize];
+                if shapes.last() != Some(&shape) {
+                    shapes.push(shape);
+                }
+            }
+        }
+        let texture_classes: Vec<_> =
+            (0..scene.textures.len()).map(|t| (sampler_class[t], layout_class[t], minmip_class[t])).collect();
+        let twin_keys = twins::twin_keys(&texture_classes, shapes_of);
         let first_writes = (cfg.feedback.kind == FeedbackKind::MinMip).then(|| {
             layouts.iter().map(|l| FirstWrites::new(l.map_width() as usize * l.map_height() as usize)).collect()
         });
@@ -433,6 +451,8 @@ impl<'s> FeedbackRenderer<'s> {
             minmip,
             minmip_targets: Vec::new(),
             writes_feedback,
+            twin_keys,
+            twin_of: Vec::new(),
             read_regions,
             samplers,
             residency,
@@ -587,6 +607,7 @@ impl<'s> FeedbackRenderer<'s> {
             self.trace_and_merge(camera, &mut bufs, &mut sink, &mut stats, pixels);
         }
         sink.put_back(self);
+        self.mirror_twins();
         self.frame = bufs;
         stats
     }

@@ -1,0 +1,145 @@
+//! Textures whose MinMip feedback maps always end a frame equal: written once, copied.
+//!
+//! A texture set's diffuse and specular maps are often the same size and format, so they
+//! share a sampler, a feedback layout and a MinMip map size, and they belong to the same
+//! materials. Every hit then reads both with the same UV and derivatives and writes the
+//! same feedback to both maps, in the same order: the second texture's maps and first-write
+//! list are the first's. Such a *twin* skips its writes in the merge, and after the frame's
+//! merge it takes the texels its first texture's list names (every texel that holds a
+//! request: the rest are clear in both maps) and the list itself.
+
+use super::FeedbackRenderer;
+use std::collections::HashMap;
+
+/// What makes two textures' feedback writes equal hit for hit: per texture, its sampler,
+/// feedback layout and MinMip map size classes, and the shapes whose material reads it.
+pub(super) fn twin_keys(classes: &[(u32, u32, u32)], shapes_of: Vec<Vec<u32>>) -> Vec<TwinKey> {
+    classes.iter().zip(shapes_of).map(|(&classes, shapes)| TwinKey { classes, shapes }).collect()
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) struct TwinKey {
+    classes: (u32, u32, u32),
+    shapes: Vec<u32>,
+}
+
+/// Per texture, the lower texture whose feedback it mirrors (`None`: it writes its own),
+/// among the textures that write feedback. A texture no material reads has no twin.
+pub(super) fn twins(keys: &[TwinKey], writes: &[bool]) -> Vec<Option<u32>> {
+    let mut first: HashMap<&TwinKey, u32> = HashMap::new();
+    keys.iter()
+        .zip(writes)
+        .enumerate()
+        .map(|(t, (key, &writes))| {
+            if !writes || key.shapes.is_empty() {
+                return None;
+            }
+            let first = *first.entry(key).or_insert(t as u32);
+            (first != t as u32).then_some(first)
+        })
+        .collect()
+}
+
+impl FeedbackRenderer<'_> {
+    /// Gives every twin the feedback its first texture's reads wrote: the texels the first
+    /// texture's first-write list names, and the list. Its own texels outside the list are
+    /// clear, as the first texture's are, since the last clear.
+    pub(super) fn mirror_twins(&mut self) {
+        let Some(lists) = self.first_writes.as_mut() else { return };
+        for (twin, first) in self.twin_of.iter().enumerate() {
+            let Some(first) = first.map(|f| f as usize) else { continue };
+            // A twin comes after its first texture: both lists, one of them mutable.
+            let (lower, upper) = lists.split_at_mut(twin);
+            let (from, to) = (&lower[first], &mut upper[0]);
+            let ((from_array, from_slice), (to_array, to_slice)) = (self.slots[first], self.slots[twin]);
+            for &xy in from.texels() {
+                let (x, y) = (xy & 0xFFFF, xy >> 16);
+                let value = self.arrays[from_array].slice(from_slice).and_then(|s| s.get(x, y));
+                if let Some(value) = value {
+                    let _ = self.arrays[to_array].write_min_previous(to_slice, x, y, value);
+                }
+            }
+            to.copy_from(from);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{FeedbackWrites, RenderConfig, Residency};
+    use super::*;
+    use crate::scene::{ObjectGroup, RayCamera, Scene, SceneConfig, TextureSets};
+    use glam::DVec3;
+    use sfsim_models::texture::BcFormat::{Bc1, Bc5};
+
+    /// Every texture's feedback map, first-write list and requested tiles.
+    fn outputs(r: &FeedbackRenderer<'_>) -> Vec<(Vec<u8>, Vec<u32>)> {
+        let lists = r.first_writes.clone().expect("MinMip feedback");
+        (0..r.scene().textures.len() as u32)
+            .map(|t| (r.feedback(t).texels().to_vec(), lists[t as usize].texels().to_vec()))
+            .collect()
+    }
+
+    /// Twins end every frame with the maps, first-write lists and requested tiles that
+    /// writing each map gives: frames that accumulate, a clear, footprint and location
+    /// writes, full and timing-only reads, two layers (a texture in several materials).
+    #[test]
+    fn mirrored_feedback_equals_each_map_written() {
+        let sets = TextureSets { count: 3, size: 4096, diffuse: Bc1, normal: Bc5, specular: Bc1 };
+        let objects = vec![ObjectGroup::CubeGrid { count: 8, spacing: 4.0, size: 2.5 }];
+        let scene = Scene::build(&SceneConfig { objects, texture_sets: sets, layers: 2 }).unwrap();
+        let cameras =
+            [(DVec3::new(9.0, 3.0, 7.0), 0u64), (DVec3::new(-6.0, 5.0, 8.0), 1), (DVec3::new(2.0, -7.0, 9.0), 2)];
+        for (writes, measure_quality) in
+            [(FeedbackWrites::Footprint, true), (FeedbackWrites::Location, true), (FeedbackWrites::Location, false)]
+        {
+            let mut cfg =
+                RenderConfig { resolution: (320, 180), residency: Residency::TailOnly, ..RenderConfig::default() };
+            cfg.feedback.one_in = 4;
+            cfg.feedback.writes = writes;
+            cfg.measure_quality = measure_quality;
+            let mut mirrored = FeedbackRenderer::new(&scene, &cfg).unwrap();
+            let mut written = FeedbackRenderer::new(&scene, &cfg).unwrap();
+            let twins = mirrored.twin_of.iter().filter(|t| t.is_some()).count();
+            assert_eq!(twins, 3, "each set's specular mirrors its diffuse");
+            written.twin_of = vec![None; written.twin_of.len()];
+            for (frame, &(eye, seed)) in cameras.iter().enumerate() {
+                if frame == 2 {
+                    mirrored.clear_feedback();
+                    written.clear_feedback();
+                }
+                let camera = RayCamera::new(eye, -eye, DVec3::Y, 70.0, 320, 180);
+                let stats = (
+                    mirrored.render(&camera, seed, frame as u64, None),
+                    written.render(&camera, seed, frame as u64, None),
+                );
+                assert_eq!(stats.0.feedback_writes, stats.1.feedback_writes);
+                assert!(stats.0.feedback_writes > 100, "{writes:?}: the view must write feedback");
+                assert!(outputs(&mirrored) == outputs(&written), "{writes:?}, frame {frame}");
+                assert_eq!(mirrored.requested_tiles(), written.requested_tiles(), "{writes:?}, frame {frame}");
+            }
+        }
+    }
+
+    fn key(classes: (u32, u32, u32), shapes: &[u32]) -> TwinKey {
+        TwinKey { classes, shapes: shapes.to_vec() }
+    }
+
+    #[test]
+    fn only_writing_textures_with_equal_classes_and_shapes_are_twins() {
+        let keys = [
+            key((0, 0, 0), &[0, 1]), // diffuse
+            key((1, 1, 1), &[0, 1]), // normal: another layout
+            key((0, 0, 0), &[0, 1]), // specular: the diffuse's twin
+            key((0, 0, 0), &[1]),    // read by another set of shapes
+            key((0, 0, 0), &[]),     // read by no material
+            key((0, 0, 0), &[]),
+            key((0, 0, 0), &[0, 1]), // writes no feedback
+        ];
+        let writes = [true, true, true, true, true, true, false];
+        assert_eq!(twins(&keys, &writes), vec![None, None, Some(0), None, None, None, None]);
+        // The first texture not writing: the next one leads.
+        let writes = [false, true, true, true, true, true, true];
+        assert_eq!(twins(&keys, &writes), vec![None, None, None, None, None, None, Some(2)]);
+    }
+}
