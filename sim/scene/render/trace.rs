@@ -256,14 +256,17 @@ impl FeedbackRenderer<'_> {
                 index.map(|i| {
                     let clamp = map.clamp_at(i);
                     // The usual case first, inline: every tile the read could reach is
-                    // resident under this (the configured) clamp.
-                    let t = m.texture as usize;
-                    let nonresident =
-                        if self.residency[t].resident_from(map, sampler.finest_read_mip_clamped(&d, clamp)) {
-                            0
-                        } else {
-                            self.nonresident_flags(m.texture, hit.uv, &d, clamp, covers_from, covers)
-                        };
+                    // resident under this (the configured) clamp. A clamp (>= 0) only
+                    // coarsens the read, so a read resident at clamp 0 is resident: that
+                    // test first, which waits on no load of the map's texel.
+                    let check = &self.residency[m.texture as usize];
+                    let nonresident = if check.resident_from(map, sampler.finest_read_mip_clamped(&d, 0.0))
+                        || check.resident_from(map, sampler.finest_read_mip_clamped(&d, clamp))
+                    {
+                        0
+                    } else {
+                        self.nonresident_flags(m.texture, hit.uv, &d, clamp, covers_from, covers)
+                    };
                     (d.lod(), d.effective(clamp), nonresident)
                 })
             } else {

@@ -247,6 +247,24 @@ proptest! {
         prop_assert_eq!(desired.effective(map.clamp_at(index)), l.effective_lod);
         prop_assert_eq!(map.clamp_at(index), l.clamp);
     }
+
+    /// A clamp only coarsens a read: a read whose finest mip is resident at clamp 0 is
+    /// resident at any clamp a map holds (the renderer's first residency test).
+    #[test]
+    fn resident_at_clamp_zero_is_resident_at_any_clamp(
+        d in proptest::array::uniform4(-0.05f64..0.05), kind in 0u32..4,
+        max_value in 0u8..=112, clamp_value in 0u8..=255, first_packed in 0u32..15,
+    ) {
+        let filter = [Filter::Point, Filter::Bilinear, Filter::Trilinear, Filter::Anisotropic { max_aniso: 16 }][kind as usize];
+        let sampler = PreparedSampler::new(&SamplerDesc::new(filter), 8192, 8192, 14).unwrap();
+        let map = MinMipMap::from_values(2, 1, vec![max_value, 0]).unwrap();
+        let check = crate::gpu::ResidencyCheck::new((256, 256), first_packed).unwrap();
+        let Ok(desired) = sampler.desired(d) else { return Ok(()) };
+        let clamp = f32::from(clamp_value) / 8.0;
+        if check.resident_from(&map, sampler.finest_read_mip_clamped(&desired, 0.0)) {
+            prop_assert!(check.resident_from(&map, sampler.finest_read_mip_clamped(&desired, clamp)));
+        }
+    }
 }
 
 proptest! {
