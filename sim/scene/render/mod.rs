@@ -313,6 +313,8 @@ pub struct FeedbackRenderer<'s> {
     written: Vec<bool>,
     /// Per-frame buffers, kept so that a frame allocates nothing once warm.
     frame: FrameBuffers,
+    /// `requested_tiles`' scratch: where each texture's tiles are in its output.
+    tile_ranges: Vec<std::ops::Range<usize>>,
 }
 
 #[derive(Default)]
@@ -461,6 +463,7 @@ impl<'s> FeedbackRenderer<'s> {
             tile_sets: scene.textures.iter().map(|d| TileSet::new(TileGrid::new(d))).collect(),
             written,
             frame: FrameBuffers::default(),
+            tile_ranges: Vec::new(),
         };
         renderer.refresh_minmip_targets();
         Ok(renderer)
@@ -618,6 +621,10 @@ impl<'s> FeedbackRenderer<'s> {
     /// always resident).
     pub fn requested_tiles(&mut self) -> Vec<(u32, TileCoord)> {
         let mut out: Vec<(u32, TileCoord)> = Vec::new();
+        // Where each texture's tiles went in `out`: a feedback twin's are its first's.
+        let mut ranges = std::mem::take(&mut self.tile_ranges);
+        ranges.clear();
+        ranges.resize(self.scene.textures.len(), 0..0);
         for tex in 0..self.scene.textures.len() {
             let written = match &self.first_writes {
                 Some(lists) => !lists[tex].texels().is_empty(),
@@ -626,61 +633,73 @@ impl<'s> FeedbackRenderer<'s> {
             if !written {
                 continue;
             }
-            let layout = &self.layouts[tex];
-            let (rw, rh) = (layout.region_width(), layout.region_height());
-            let (tw, th) = self.scene.textures[tex].format.tile_texels();
-            let (mw, mh) = (layout.map_width(), layout.map_height());
-            let set = &mut self.tile_sets[tex];
-            let first_packed = set.grid().first_packed_mip();
-            // Tile sizes are powers of two: shifts, not divisions, in this per-texel loop.
-            debug_assert!(tw.is_power_of_two() && th.is_power_of_two());
-            let regions = RegionTiles {
-                region: (rw, rh),
-                tile_shift: (tw.trailing_zeros(), th.trailing_zeros()),
-                region_is_tile: (rw, rh) == (tw, th),
-            };
-            let mut add = |fx: u32, fy: u32, mip: u32| regions.add(set, fx, fy, mip);
-            match self.cfg.feedback.kind {
-                FeedbackKind::MinMip => {
-                    let (a, s) = self.slots[tex];
-                    let slice = self.arrays[a].slice(s).expect("slot exists");
-                    let texels = slice.texels();
-                    if let Some(lists) = &self.first_writes {
-                        // Only the texels written this frame can hold a request.
-                        for &xy in lists[tex].texels() {
-                            let (fx, fy) = (xy & 0xFFFF, xy >> 16);
-                            let v = texels[(fy * mw + fx) as usize];
-                            if v != Lod53::NONE.0 {
-                                add(fx, fy, Lod53(v).mip());
-                            }
+            let start = out.len();
+            match self.tiles_twin_of(tex) {
+                Some(first) => twins::copy_tiles(&mut out, ranges[first].clone(), tex as u32),
+                None => self.texture_tiles(tex, &mut out),
+            }
+            ranges[tex] = start..out.len();
+        }
+        self.tile_ranges = ranges;
+        out
+    }
+
+    /// Appends texture `tex`'s requested tiles to `out` (see
+    /// [`requested_tiles`](Self::requested_tiles)); its feedback was written.
+    fn texture_tiles(&mut self, tex: usize, out: &mut Vec<(u32, TileCoord)>) {
+        let layout = &self.layouts[tex];
+        let (rw, rh) = (layout.region_width(), layout.region_height());
+        let (tw, th) = self.scene.textures[tex].format.tile_texels();
+        let (mw, mh) = (layout.map_width(), layout.map_height());
+        let set = &mut self.tile_sets[tex];
+        let first_packed = set.grid().first_packed_mip();
+        // Tile sizes are powers of two: shifts, not divisions, in this per-texel loop.
+        debug_assert!(tw.is_power_of_two() && th.is_power_of_two());
+        let regions = RegionTiles {
+            region: (rw, rh),
+            tile_shift: (tw.trailing_zeros(), th.trailing_zeros()),
+            region_is_tile: (rw, rh) == (tw, th),
+        };
+        let mut add = |fx: u32, fy: u32, mip: u32| regions.add(set, fx, fy, mip);
+        match self.cfg.feedback.kind {
+            FeedbackKind::MinMip => {
+                let (a, s) = self.slots[tex];
+                let slice = self.arrays[a].slice(s).expect("slot exists");
+                let texels = slice.texels();
+                if let Some(lists) = &self.first_writes {
+                    // Only the texels written this frame can hold a request.
+                    for &xy in lists[tex].texels() {
+                        let (fx, fy) = (xy & 0xFFFF, xy >> 16);
+                        let v = texels[(fy * mw + fx) as usize];
+                        if v != Lod53::NONE.0 {
+                            add(fx, fy, Lod53(v).mip());
                         }
-                        self.tile_sets[tex].drain_into(tex as u32, &mut out);
-                        continue;
                     }
-                    for (fy, row) in texels.chunks_exact(mw as usize).enumerate() {
-                        for (fx, &v) in row.iter().enumerate() {
-                            if v != Lod53::NONE.0 {
-                                add(fx as u32, fy as u32, Lod53(v).mip());
-                            }
+                    self.tile_sets[tex].drain_into(tex as u32, out);
+                    return;
+                }
+                for (fy, row) in texels.chunks_exact(mw as usize).enumerate() {
+                    for (fx, &v) in row.iter().enumerate() {
+                        if v != Lod53::NONE.0 {
+                            add(fx as u32, fy as u32, Lod53(v).mip());
                         }
                     }
                 }
-                FeedbackKind::MipRegionUsed => {
-                    let map = &self.region_used[tex];
-                    for fy in 0..mh {
-                        for fx in 0..mw {
-                            for mip in 0..first_packed {
-                                if map.used(fx, fy, mip) == Some(true) {
-                                    add(fx, fy, mip);
-                                }
+            }
+            FeedbackKind::MipRegionUsed => {
+                let map = &self.region_used[tex];
+                for fy in 0..mh {
+                    for fx in 0..mw {
+                        for mip in 0..first_packed {
+                            if map.used(fx, fy, mip) == Some(true) {
+                                add(fx, fy, mip);
                             }
                         }
                     }
                 }
             }
-            self.tile_sets[tex].drain_into(tex as u32, &mut out);
         }
-        out
+        self.tile_sets[tex].drain_into(tex as u32, out);
     }
 }
 

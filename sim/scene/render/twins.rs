@@ -9,6 +9,7 @@
 //! request: the rest are clear in both maps) and the list itself.
 
 use super::FeedbackRenderer;
+use sfsim_models::texture::TileCoord;
 use std::collections::HashMap;
 
 /// What makes two textures' feedback writes equal hit for hit: per texture, its sampler,
@@ -62,6 +63,26 @@ impl FeedbackRenderer<'_> {
             to.copy_from(from);
         }
     }
+}
+
+impl FeedbackRenderer<'_> {
+    /// The texture whose requested tiles are texture `tex`'s: its feedback twin's first,
+    /// when the two also share a tile grid and tile shape (then the same feedback texels
+    /// request the same tiles).
+    pub(super) fn tiles_twin_of(&self, tex: usize) -> Option<usize> {
+        let first = self.twin_of[tex]? as usize;
+        let textures = &self.scene.textures;
+        let same_tiles = self.tile_sets[first].grid() == self.tile_sets[tex].grid()
+            && textures[first].format.tile_texels() == textures[tex].format.tile_texels();
+        same_tiles.then_some(first)
+    }
+}
+
+/// Appends the tiles `out[from]` again, as texture `texture`'s.
+pub(super) fn copy_tiles(out: &mut Vec<(u32, TileCoord)>, from: std::ops::Range<usize>, texture: u32) {
+    let start = out.len();
+    out.extend_from_within(from);
+    out[start..].iter_mut().for_each(|(t, _)| *t = texture);
 }
 
 #[cfg(test)]
