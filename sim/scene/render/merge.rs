@@ -264,19 +264,24 @@ impl FeedbackRenderer<'_> {
                 if self.twin_of[tex].is_some() {
                     continue; // mirrored after the merge
                 }
-                // The map's texels and the list's count are held in registers over the
-                // read's writes (through the structs they would be re-read after each store).
-                let (texels, mut list) = (sink.arrays[target.array].texels_mut(), lists[tex].recorder());
                 // About half the writes are first writes: recorded without a branch.
                 // Feedback maps are at most 16384 / 4 texels across: x and y fit 16 bits.
-                let mut write = |x: u32, y: u32, value: Lod53| {
-                    if let Some(first) = target.write_in(texels, x, y, value) {
-                        list.record(x | y << 16, first);
-                    }
-                };
                 match s.writes {
-                    Writes::Texel(x, y, value) => write(x, y, value),
+                    Writes::Texel(x, y, value) => {
+                        if let Some(first) = target.write(&mut sink.arrays, x, y, value) {
+                            lists[tex].record(x | y << 16, first);
+                        }
+                    }
                     Writes::Regions(start, end, value) => {
+                        // The map's texels and the list's count are held in registers over
+                        // the read's writes (through the structs they would be re-read
+                        // after each store; for one write that costs more than it saves).
+                        let (texels, mut list) = (sink.arrays[target.array].texels_mut(), lists[tex].recorder());
+                        let mut write = |x: u32, y: u32, value: Lod53| {
+                            if let Some(first) = target.write_in(texels, x, y, value) {
+                                list.record(x | y << 16, first);
+                            }
+                        };
                         let mut rects = &chunk.regions[start as usize..end as usize];
                         // Both mips of a read often land on the same feedback texels (the
                         // regions are in mip 0's texels): writing them twice would change
