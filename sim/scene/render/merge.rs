@@ -12,7 +12,7 @@
 //! the renderer for the frame, so the two never touch the same data.
 
 use super::trace::{Chunk, TracedSample, Writes, NONRESIDENT, NONRESIDENT_POINT};
-use super::{twins, FeedbackKind, FeedbackRenderer, FrameBuffers, FrameStats, PixelLods, READ_MIPS};
+use super::{FeedbackKind, FeedbackRenderer, FrameBuffers, FrameStats, PixelLods, READ_MIPS};
 use crate::scene::requests::FirstWrites;
 use crate::scene::RayCamera;
 use rayon::prelude::*;
@@ -95,10 +95,7 @@ impl FeedbackRenderer<'_> {
             Some(MinMipTarget { array, start, width: a.width(), height: a.height() })
         };
         self.minmip_targets = self.slots.iter().zip(&self.writes_feedback).map(target).collect();
-        self.twin_of = match self.first_writes {
-            Some(_) => twins::twins(&self.twin_keys, &self.writes_feedback),
-            None => vec![None; self.slots.len()],
-        };
+        self.refresh_twins();
     }
 
     /// Traces the frame's chunks on the pool's threads and merges them in chunk order

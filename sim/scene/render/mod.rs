@@ -292,6 +292,10 @@ pub struct FeedbackRenderer<'s> {
     /// Per texture, the lower texture whose MinMip feedback it mirrors after each frame's
     /// merge instead of writing its own (`None`: it writes its own).
     twin_of: Vec<Option<u32>>,
+    /// The twins the textures that write feedback now would make, and those that have
+    /// held without a break since the last clear (see `twins::refresh_twins`).
+    twin_candidates: Vec<Option<u32>>,
+    twins_since_clear: Vec<Option<u32>>,
     /// Per texture, where its MinMip feedback goes (`None`: it writes none).
     minmip_targets: Vec<Option<merge::MinMipTarget>>,
     /// Each texture's sampler, checked once.
@@ -456,6 +460,8 @@ impl<'s> FeedbackRenderer<'s> {
             writes_feedback,
             twin_keys,
             twin_of: Vec::new(),
+            twin_candidates: Vec::new(),
+            twins_since_clear: Vec::new(),
             read_regions,
             samplers,
             residency,
@@ -467,6 +473,8 @@ impl<'s> FeedbackRenderer<'s> {
             tile_ranges: Vec::new(),
         };
         renderer.refresh_minmip_targets();
+        // Every map starts clear.
+        renderer.twins_cleared();
         Ok(renderer)
     }
 
@@ -499,6 +507,7 @@ impl<'s> FeedbackRenderer<'s> {
             m.clear();
         }
         self.written.iter_mut().for_each(|w| *w = false);
+        self.twins_cleared();
     }
 
     /// Feedback map size of a texture (feedback texels).

@@ -42,6 +42,32 @@ pub(super) fn twins(keys: &[TwinKey], writes: &[bool]) -> Vec<Option<u32>> {
 }
 
 impl FeedbackRenderer<'_> {
+    /// Works out the twins the textures that write feedback make now. A twin relation is
+    /// in force only if it has held since the last clear: a texture becoming another's
+    /// twin between clears has its own writes since then in its map and list, which
+    /// mirroring would lose, so it keeps writing its own until the next clear; one that
+    /// stops being a twin writes its own at once, on top of the mirrored texels (equal to
+    /// its own), and stays out until the next clear.
+    pub(super) fn refresh_twins(&mut self) {
+        self.twin_candidates = match self.first_writes {
+            Some(_) => twins(&self.twin_keys, &self.writes_feedback),
+            None => vec![None; self.slots.len()],
+        };
+        self.twins_since_clear.resize(self.twin_candidates.len(), None);
+        for (held, &candidate) in self.twins_since_clear.iter_mut().zip(&self.twin_candidates) {
+            if *held != candidate {
+                *held = None;
+            }
+        }
+        self.twin_of.clone_from(&self.twins_since_clear);
+    }
+
+    /// The maps are clear: every candidate twin relation is in force from now.
+    pub(super) fn twins_cleared(&mut self) {
+        self.twins_since_clear.clone_from(&self.twin_candidates);
+        self.twin_of.clone_from(&self.twin_candidates);
+    }
+
     /// Gives every twin the feedback its first texture's reads wrote: the texels the first
     /// texture's first-write list names, and the list. Its own texels outside the list are
     /// clear, as the first texture's are, since the last clear.
@@ -123,7 +149,7 @@ mod tests {
             let mut written = FeedbackRenderer::new(&scene, &cfg).unwrap();
             let twins = mirrored.twin_of.iter().filter(|t| t.is_some()).count();
             assert_eq!(twins, 3, "each set's specular mirrors its diffuse");
-            written.twin_of = vec![None; written.twin_of.len()];
+            writing_every_map(&mut written);
             for (frame, &(eye, seed)) in cameras.iter().enumerate() {
                 if frame == 2 {
                     mirrored.clear_feedback();
@@ -140,6 +166,54 @@ mod tests {
                 assert_eq!(mirrored.requested_tiles(), written.requested_tiles(), "{writes:?}, frame {frame}");
             }
         }
+    }
+
+    /// The reference: a renderer whose textures never mirror (no key can match).
+    fn writing_every_map(r: &mut FeedbackRenderer<'_>) {
+        r.twin_keys.iter_mut().for_each(|k| k.shapes.clear());
+        r.refresh_twins();
+        r.twins_cleared();
+        assert!(r.twin_of.iter().all(Option::is_none));
+    }
+
+    /// Textures that start or stop writing between clears (a feedback budget's round
+    /// robin) while frames accumulate: a texture that becomes a twin keeps writing its own
+    /// until the next clear, one that stops being one writes its own at once.
+    #[test]
+    fn twins_that_change_between_clears_equal_each_map_written() {
+        let sets = TextureSets { count: 2, size: 4096, diffuse: Bc1, normal: Bc5, specular: Bc1 };
+        let objects = vec![ObjectGroup::CubeGrid { count: 8, spacing: 4.0, size: 2.5 }];
+        let scene = Scene::build(&SceneConfig { objects, texture_sets: sets, layers: 1 }).unwrap();
+        let mut cfg = RenderConfig { resolution: (320, 180), ..RenderConfig::default() };
+        cfg.feedback.one_in = 4;
+        let (mut mirrored, mut written) =
+            (FeedbackRenderer::new(&scene, &cfg).unwrap(), FeedbackRenderer::new(&scene, &cfg).unwrap());
+        writing_every_map(&mut written);
+        let all = |_: u32| true;
+        let no_diffuse = |t: u32| !t.is_multiple_of(3);
+        // (which textures write, clear first): twins formed, dropped, re-formed between clears.
+        let frames: [(&dyn Fn(u32) -> bool, bool); 5] =
+            [(&all, false), (&no_diffuse, false), (&all, false), (&all, true), (&no_diffuse, false)];
+        let mut seen = Vec::new();
+        for (frame, (writes, clear)) in frames.into_iter().enumerate() {
+            for r in [&mut mirrored, &mut written] {
+                r.set_feedback_textures(writes);
+                if clear {
+                    r.clear_feedback();
+                }
+            }
+            writing_every_map(&mut written);
+            // Close-ups of different parts of one face: frames write different texels.
+            let eye = [DVec3::new(1.6, 1.6, 4.5), DVec3::new(2.5, 2.5, 4.5)][frame % 2];
+            let camera = RayCamera::new(eye, -DVec3::Z, DVec3::Y, 30.0, 320, 180);
+            mirrored.render(&camera, 1, frame as u64, None);
+            written.render(&camera, 1, frame as u64, None);
+            assert!(outputs(&mirrored) == outputs(&written), "frame {frame}");
+            assert_eq!(mirrored.requested_tiles(), written.requested_tiles(), "frame {frame}");
+            seen.push(outputs(&written).iter().skip(2).step_by(3).map(|(_, list)| list.len()).sum::<usize>());
+        }
+        // The views must add texels from frame to frame, or dropping some proves nothing.
+        assert!(seen[0] > 0 && seen[1] > seen[0] && seen[2] == seen[1], "the speculars' first writes: {seen:?}");
     }
 
     fn key(classes: (u32, u32, u32), shapes: &[u32]) -> TwinKey {
