@@ -290,12 +290,11 @@ pub struct FeedbackRenderer<'s> {
     /// Per texture, what decides whether its feedback is another's (see `twins`).
     twin_keys: Vec<twins::TwinKey>,
     /// Per texture, the lower texture whose MinMip feedback it mirrors after each frame's
-    /// merge instead of writing its own (`None`: it writes its own).
+    /// merge instead of writing its own (`None`: it writes its own): the twin relations
+    /// that have held without a break since the last clear (see `twins::refresh_twins`).
     twin_of: Vec<Option<u32>>,
-    /// The twins the textures that write feedback now would make, and those that have
-    /// held without a break since the last clear (see `twins::refresh_twins`).
+    /// The twins the textures that write feedback now would make.
     twin_candidates: Vec<Option<u32>>,
-    twins_since_clear: Vec<Option<u32>>,
     /// Per texture, where its MinMip feedback goes (`None`: it writes none).
     minmip_targets: Vec<Option<merge::MinMipTarget>>,
     /// Each texture's sampler, checked once.
@@ -461,7 +460,6 @@ impl<'s> FeedbackRenderer<'s> {
             twin_keys,
             twin_of: Vec::new(),
             twin_candidates: Vec::new(),
-            twins_since_clear: Vec::new(),
             read_regions,
             samplers,
             residency,

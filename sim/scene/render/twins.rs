@@ -53,18 +53,16 @@ impl FeedbackRenderer<'_> {
             Some(_) => twins(&self.twin_keys, &self.writes_feedback),
             None => vec![None; self.slots.len()],
         };
-        self.twins_since_clear.resize(self.twin_candidates.len(), None);
-        for (held, &candidate) in self.twins_since_clear.iter_mut().zip(&self.twin_candidates) {
+        self.twin_of.resize(self.twin_candidates.len(), None);
+        for (held, &candidate) in self.twin_of.iter_mut().zip(&self.twin_candidates) {
             if *held != candidate {
                 *held = None;
             }
         }
-        self.twin_of.clone_from(&self.twins_since_clear);
     }
 
     /// The maps are clear: every candidate twin relation is in force from now.
     pub(super) fn twins_cleared(&mut self) {
-        self.twins_since_clear.clone_from(&self.twin_candidates);
         self.twin_of.clone_from(&self.twin_candidates);
     }
 
