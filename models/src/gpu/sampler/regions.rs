@@ -6,10 +6,13 @@
 //! onto mip 0, the region shift) is monotonic — in floating point too, where each operation
 //! rounds monotonically. So along the probes each edge of a tap's region rectangle moves
 //! one way only, and when the two end probes land on the same rectangle every probe between
-//! them does: the mip is written once. Footprints whose ends differ (those crossing a
-//! region border) have every probe's span worked out, each axis apart (a branch-free loop:
-//! bisecting works out fewer probes but mispredicts its branches), and each run of equal
-//! rectangles is written once. Overlapping rectangles are harmless:
+//! them does: the mip is written once. A footprint that crosses a border along one axis
+//! only, with its probes no further apart than a tap reaches (as anisotropic filtering
+//! spaces them, unless its LOD is past the sampler's last mip), covers exactly the hull of
+//! its two ends: one rectangle again. Other footprints whose ends differ have every
+//! probe's span worked out, each axis apart (a branch-free loop: bisecting works out fewer
+//! probes but mispredicts its branches), and each run of equal rectangles is written once.
+//! Overlapping rectangles are harmless:
 //! atomic-min and bit-set writes are idempotent, so the maps end the same as
 //! [`FeedbackLayout::write_min_mip`] over [`Sample::feedback_footprint`] (tested).
 
@@ -100,8 +103,9 @@ impl FootprintRegions {
 /// layout's rectangles may be derived from ([`CoarserRegions`](super::CoarserRegions)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum RegionRuns {
-    /// Per mip in order, the runs of equal rectangles along the footprint's probes: two
-    /// rectangles in a row always differ. A coarser layout's follow from these.
+    /// Per mip in order, the runs of equal rectangles along the footprint's probes (two
+    /// rectangles in a row always differ), or their hull where it covers exactly their
+    /// texels. A coarser layout's follow from these.
     #[default]
     Runs,
     /// One rectangle per tap or probe, equal ones in a row included (another texture's
@@ -149,6 +153,10 @@ pub(super) fn projected_regions(
         let rect = |(x0, x1), (y0, y1)| MipRegions { mip, rect: RegionRect { x0, x1, y0, y1 } };
         if x_ends.0 == x_ends.1 && y_ends.0 == y_ends.1 {
             out.push(rect(x_ends.0, y_ends.0)); // the common case: one rectangle
+            continue;
+        }
+        if let Some(hull) = taps.joined_hull(ends, n, x_ends, y_ends) {
+            out.push(MipRegions { mip, rect: hull }); // a border crossed along one axis
             continue;
         }
         // Each axis changes its span of regions at its own probes: found apart, then
@@ -235,6 +243,40 @@ impl MipTaps {
     fn end_spans(&self, ends: ((f64, f64), (f64, f64))) -> (AxisEnds, AxisEnds) {
         let (a, b) = ends;
         ((self.x_regions(a.0), self.x_regions(b.0)), (self.y_regions(a.1), self.y_regions(b.1)))
+    }
+
+    /// The one rectangle that covers exactly the texels of the rectangles of the `n` probes
+    /// between `ends`, when their spans differ along one axis only (`x_ends`, `y_ends`)
+    /// and neighbouring probes' taps leave no texel of this mip between them: the spans
+    /// along that axis then join up, and their union is the ends' hull. `None` otherwise.
+    ///
+    /// A bilinear tap spans 2 texels (a point tap 1), so probes at most that far apart
+    /// join; the spacing is the ends' distance over `n - 1` (the probes are evenly spaced),
+    /// checked with a margin of a thousandth of a texel. Below 2^30 texels from the origin
+    /// the probes' rounding moves a spacing by under 2^-19 texels, far inside the margin.
+    /// Joined texel spans stay joined through the monotonic projection onto regions.
+    #[inline]
+    fn joined_hull(
+        &self,
+        ends: ((f64, f64), (f64, f64)),
+        n: usize,
+        x_ends: AxisEnds,
+        y_ends: AxisEnds,
+    ) -> Option<RegionRect> {
+        let reach = if self.point { 1.0 } else { 2.0 } - 1e-3;
+        let joined = |axis: &AxisTaps, a: f64, b: f64| {
+            let near_origin = a.abs().max(b.abs()) * axis.size < (1u64 << 30) as f64;
+            near_origin && (b - a).abs() * axis.size <= reach * (n - 1) as f64
+        };
+        let hull = |(a, b): AxisEnds| (a.0.min(b.0), a.1.max(b.1));
+        let rect = |(x0, x1), (y0, y1)| RegionRect { x0, x1, y0, y1 };
+        if y_ends.0 == y_ends.1 && joined(&self.x, ends.0 .0, ends.1 .0) {
+            Some(rect(hull(x_ends), y_ends.0))
+        } else if x_ends.0 == x_ends.1 && joined(&self.y, ends.0 .1, ends.1 .1) {
+            Some(rect(x_ends.0, hull(y_ends)))
+        } else {
+            None
+        }
     }
 
     /// The columns of regions the tap at `u` overlaps.

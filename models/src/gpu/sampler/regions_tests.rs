@@ -14,6 +14,33 @@ pub(in crate::gpu::sampler) fn filter_of(kind: u32, max_aniso: u32) -> Filter {
     }
 }
 
+/// The (mip, x, y) texels `rects` cover: what writes and residency checks read of them,
+/// whatever rectangles hold those texels. `None` past `limit` texels.
+pub(in crate::gpu::sampler) fn texels_of(
+    rects: impl IntoIterator<Item = (u32, (u32, u32, u32, u32))>,
+    limit: usize,
+) -> Option<std::collections::BTreeSet<(u32, u32, u32)>> {
+    let mut texels = std::collections::BTreeSet::new();
+    for (mip, (x0, x1, y0, y1)) in rects {
+        if (u64::from(x1 - x0) + 1) * (u64::from(y1 - y0) + 1) > limit as u64 {
+            return None;
+        }
+        texels.extend((y0..=y1).flat_map(|y| (x0..=x1).map(move |x| (mip, x, y))));
+        if texels.len() > limit {
+            return None;
+        }
+    }
+    Some(texels)
+}
+
+/// [`texels_of`] for [`MipRegions`].
+pub(in crate::gpu::sampler) fn region_texels(
+    rects: &[MipRegions],
+    limit: usize,
+) -> Option<std::collections::BTreeSet<(u32, u32, u32)>> {
+    texels_of(rects.iter().map(|r| (r.mip, (r.rect.x0, r.rect.x1, r.rect.y0, r.rect.y1))), limit)
+}
+
 /// The maps written through the footprint and through its regions, side by side.
 fn both_ways(
     desc: &SamplerDesc,
@@ -22,8 +49,20 @@ fn both_ways(
     uv: (f64, f64),
     derivs: [f64; 4],
 ) -> Option<((MinMipFeedback, MipRegionUsedFeedback), (MinMipFeedback, MipRegionUsedFeedback))> {
+    both_ways_with_mips(desc, size, crate::gpu::full_mip_count(size.0, size.1), region, uv, derivs)
+}
+
+/// [`both_ways`] with a sampler of `sampler_mips` mips (the layout has them all).
+fn both_ways_with_mips(
+    desc: &SamplerDesc,
+    size: (u32, u32),
+    sampler_mips: u32,
+    region: (u32, u32),
+    uv: (f64, f64),
+    derivs: [f64; 4],
+) -> Option<((MinMipFeedback, MipRegionUsedFeedback), (MinMipFeedback, MipRegionUsedFeedback))> {
     let mips = crate::gpu::full_mip_count(size.0, size.1);
-    let sampler = PreparedSampler::new(desc, size.0, size.1, mips).ok()?;
+    let sampler = PreparedSampler::new(desc, size.0, size.1, sampler_mips).ok()?;
     let layout = FeedbackLayout::new(size.0, size.1, mips, region.0, region.1).ok()?;
     let maps = || {
         let min = MinMipFeedback::new(layout.map_width(), layout.map_height()).unwrap();
@@ -53,11 +92,15 @@ proptest! {
         log_rw in 2u32..10, log_rh in 2u32..10,
         u in -0.2f64..1.2, v in -0.2f64..1.2,
         scale in -14.0f64..2.0, d in proptest::array::uniform4(-1.0f64..1.0),
+        mips_cut in prop_oneof![3 => Just(0u32), 1 => 1u32..12],
     ) {
         let desc = SamplerDesc::new(filter_of(kind, max_aniso));
         let k = 2f64.powf(scale);
         let derivs = [d[0] * k, d[1] * k, d[2] * k * 0.3, d[3] * k * 0.3];
-        if let Some((footprint, regions)) = both_ways(&desc, (w, h), (1 << log_rw, 1 << log_rh), (u, v), derivs) {
+        // Some samplers stop short of the texture's mips: a footprint past the last one
+        // has probes further apart than its taps reach.
+        let mips = crate::gpu::full_mip_count(w, h).saturating_sub(mips_cut).max(1);
+        if let Some((footprint, regions)) = both_ways_with_mips(&desc, (w, h), mips, (1 << log_rw, 1 << log_rh), (u, v), derivs) {
             prop_assert_eq!(footprint, regions);
         }
     }
@@ -94,10 +137,40 @@ fn a_footprint_inside_one_region_is_one_rectangle_per_mip() {
     sampler.feedback_regions((0.51, 0.51), &d, &layout, &mut regions);
     assert_eq!(regions.len(), 2, "{regions:?}");
     assert!(regions.iter().all(|r| (r.rect.x0, r.rect.x1, r.rect.y0, r.rect.y1) == (16, 16, 16, 16)));
-    // Across the border at u = 0.5 each mip has its probes left of the border, on mip 3
-    // one whose quad straddles it, and those right of it: each run once.
+    // Across the border at u = 0.5, along u only: each mip's probes left of the border,
+    // on mip 3 one whose quad straddles it, and those right of it. The probes' taps join
+    // up, so the regions they cover are the ends' hull: one rectangle per mip.
     regions.clear();
     sampler.feedback_regions((0.5, 0.51), &d, &layout, &mut regions);
-    let rects: Vec<_> = regions.iter().map(|r| (r.mip, r.rect.x0, r.rect.x1)).collect();
-    assert_eq!(rects, [(2, 15, 15), (2, 16, 16), (3, 15, 15), (3, 15, 16), (3, 16, 16)]);
+    let rects: Vec<_> = regions.iter().map(|r| (r.mip, r.rect.x0, r.rect.x1, r.rect.y0, r.rect.y1)).collect();
+    assert_eq!(rects, [(2, 15, 16, 16, 16), (3, 15, 16, 16, 16)]);
+    // Crossing both ways (near the corner of four regions): the runs along the probes.
+    let diagonal = [16.0 * 5.0 / 8192.0, 16.0 * 5.0 / 8192.0, 5.0 / 8192.0, -5.0 / 8192.0];
+    let d = sampler.desired(diagonal).unwrap();
+    regions.clear();
+    sampler.feedback_regions((0.5, 0.5), &d, &layout, &mut regions);
+    let rects: Vec<_> = regions.iter().map(|r| (r.mip, r.rect.x0, r.rect.x1, r.rect.y0, r.rect.y1)).collect();
+    assert!(rects.len() > 2, "{rects:?}");
+    assert!(rects.iter().all(|r| r.1 == r.2 || r.3 == r.4 || r.2 - r.1 == 1), "{rects:?}");
+}
+
+#[test]
+fn probes_too_far_apart_to_join_are_walked() {
+    // A sampler with 3 mips reading a footprint whose LOD (4) is past them: clamped to
+    // mip 2, its 16 probes (256 mip-0 texels along u) lie 4 of that mip's texels apart, so
+    // the bilinear taps leave texels between them. Their hull would write regions no tap
+    // reads; the walk writes only the taps'.
+    let desc = SamplerDesc::new(Filter::Anisotropic { max_aniso: 16 });
+    let sampler = PreparedSampler::new(&desc, 1024, 1024, 3).unwrap();
+    let layout = FeedbackLayout::new(1024, 1024, 11, 4, 4).unwrap();
+    let derivs = [0.25, 0.0, 0.0, 0.25 / 16.0];
+    let d = sampler.desired(derivs).unwrap();
+    let mut regions = Vec::new();
+    sampler.feedback_regions((0.5, 0.5), &d, &layout, &mut regions);
+    let texels = region_texels(&regions, 1 << 12).unwrap();
+    let xs: std::collections::BTreeSet<u32> = texels.iter().filter(|t| t.0 == 2).map(|t| t.1).collect();
+    let (lo, hi) = (*xs.first().unwrap(), *xs.last().unwrap());
+    assert!(xs.len() < (hi - lo + 1) as usize, "gaps between the taps' regions: {xs:?}");
+    let (footprint, through_regions) = both_ways_with_mips(&desc, (1024, 1024), 3, (4, 4), (0.5, 0.5), derivs).unwrap();
+    assert!(footprint == through_regions);
 }
