@@ -41,19 +41,9 @@ pub(in crate::gpu::sampler) fn region_texels(
     texels_of(rects.iter().map(|r| (r.mip, (r.rect.x0, r.rect.x1, r.rect.y0, r.rect.y1))), limit)
 }
 
-/// The maps written through the footprint and through its regions, side by side.
+/// The maps written through the footprint and through its regions, side by side, by a
+/// sampler of `sampler_mips` mips (the layout has them all).
 fn both_ways(
-    desc: &SamplerDesc,
-    size: (u32, u32),
-    region: (u32, u32),
-    uv: (f64, f64),
-    derivs: [f64; 4],
-) -> Option<((MinMipFeedback, MipRegionUsedFeedback), (MinMipFeedback, MipRegionUsedFeedback))> {
-    both_ways_with_mips(desc, size, crate::gpu::full_mip_count(size.0, size.1), region, uv, derivs)
-}
-
-/// [`both_ways`] with a sampler of `sampler_mips` mips (the layout has them all).
-fn both_ways_with_mips(
     desc: &SamplerDesc,
     size: (u32, u32),
     sampler_mips: u32,
@@ -100,7 +90,7 @@ proptest! {
         // Some samplers stop short of the texture's mips: a footprint past the last one
         // has probes further apart than its taps reach.
         let mips = crate::gpu::full_mip_count(w, h).saturating_sub(mips_cut).max(1);
-        if let Some((footprint, regions)) = both_ways_with_mips(&desc, (w, h), mips, (1 << log_rw, 1 << log_rh), (u, v), derivs) {
+        if let Some((footprint, regions)) = both_ways(&desc, (w, h), mips, (1 << log_rw, 1 << log_rh), (u, v), derivs) {
             prop_assert_eq!(footprint, regions);
         }
     }
@@ -171,6 +161,6 @@ fn probes_too_far_apart_to_join_are_walked() {
     let xs: std::collections::BTreeSet<u32> = texels.iter().filter(|t| t.0 == 2).map(|t| t.1).collect();
     let (lo, hi) = (*xs.first().unwrap(), *xs.last().unwrap());
     assert!(xs.len() < (hi - lo + 1) as usize, "gaps between the taps' regions: {xs:?}");
-    let (footprint, through_regions) = both_ways_with_mips(&desc, (1024, 1024), 3, (4, 4), (0.5, 0.5), derivs).unwrap();
+    let (footprint, through_regions) = both_ways(&desc, (1024, 1024), 3, (4, 4), (0.5, 0.5), derivs).unwrap();
     assert!(footprint == through_regions);
 }
