@@ -416,6 +416,7 @@ fn footprint(filter: Filter, probes: &Probes, lod: f64, dims: (u32, u32, u32)) -
 
 mod axis_runs;
 mod coarser_regions;
+mod mip_taps;
 mod probes;
 mod read_regions;
 mod region_writes;
