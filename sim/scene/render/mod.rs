@@ -4,6 +4,7 @@
 //! sample really reads; the gap is the visual-quality cost of missing tiles).
 
 mod merge;
+mod pattern_ahead;
 mod recent;
 mod tiles;
 mod trace;
@@ -13,6 +14,7 @@ use super::requests::{FirstWrites, TileSet};
 use super::visibility::Visibility;
 use super::{RayCamera, SamplePattern, Scene};
 use merge::FeedbackSink;
+use pattern_ahead::PatternAhead;
 use serde::{Deserialize, Serialize};
 use sfsim_models::gpu::{
     FeedbackArray, FeedbackLayout, Filter, FootprintRegions, Lod53, MinMipFeedbackSlice, MinMipMap,
@@ -317,6 +319,8 @@ pub struct FeedbackRenderer<'s> {
     written: Vec<bool>,
     /// Per-frame buffers, kept so that a frame allocates nothing once warm.
     frame: FrameBuffers,
+    /// On several cores, the next frame's sample pattern, drawn by a worker meanwhile.
+    pattern_ahead: PatternAhead,
     /// `requested_tiles`' scratch: where each texture's tiles are in its output.
     tile_ranges: Vec<std::ops::Range<usize>>,
 }
@@ -468,6 +472,7 @@ impl<'s> FeedbackRenderer<'s> {
             tile_sets: scene.textures.iter().map(|d| TileSet::new(TileGrid::new(d))).collect(),
             written,
             frame: FrameBuffers::default(),
+            pattern_ahead: PatternAhead::default(),
             tile_ranges: Vec::new(),
         };
         renderer.refresh_minmip_targets();
@@ -584,14 +589,15 @@ impl<'s> FeedbackRenderer<'s> {
         mut pixels: Option<&mut Vec<PixelLods>>,
     ) -> FrameStats {
         let (w, h) = self.cfg.resolution;
-        if rayon::current_num_threads() > 1 && rayon::current_thread_index().is_none() {
+        let beside_pool = rayon::current_num_threads() > 1 && rayon::current_thread_index().is_none();
+        if beside_pool {
             // Wake a worker now with an empty job, so it is up when the chunks are handed
             // out after the set-up below: a sleeping worker took 80-250 µs to start on the
             // 2-core VM, and an awake one spins a little while before sleeping again.
             rayon::spawn(|| {});
         }
         let mut bufs = std::mem::take(&mut self.frame);
-        self.pattern.pixels_into(w, h, seed, frame, &mut bufs.pixels);
+        self.pattern_ahead.take_or_draw(self.pattern, (w, h), seed, frame, &mut bufs.pixels);
         let grid = self.pattern.grid(w, h);
         // Chunks are bands of whole block rows, about CHUNK samples each (a chunk resolves
         // its own rows' visibility), and at most MAX_CHUNKS of them: an object is listed
@@ -618,6 +624,11 @@ impl<'s> FeedbackRenderer<'s> {
             self.trace_and_merge(camera, &mut bufs, &mut sink, &mut stats, pixels);
         }
         sink.put_back(self);
+        if beside_pool {
+            // This frame's pixels are not read again: the buffer takes the next frame's.
+            let pixels = std::mem::take(&mut bufs.pixels);
+            self.pattern_ahead.start(self.pattern, (w, h), seed, frame.wrapping_add(1), pixels);
+        }
         self.mirror_twins();
         self.frame = bufs;
         stats
