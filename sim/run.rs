@@ -107,6 +107,12 @@ pub fn run_in(
             "events/s",
             "kernel events per wall-clock second (not deterministic)",
         );
+        stats.push(
+            "host.threads",
+            Some(rayon::current_num_threads() as f64),
+            "count",
+            "threads that traced the frames' samples (sfsim run --threads; outputs do not depend on it)",
+        );
     }
     stats.push("sim.events", Some(events as f64), "count", "kernel events processed");
     Ok(RunResult { outcome, stats })

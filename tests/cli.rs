@@ -153,3 +153,46 @@ fn render_run_is_deterministic_and_reports_feedback() {
     assert!(json["feedback.tiles_seen"]["value"].as_f64().unwrap() > 0.0);
     assert!(json["scene.virtual_size"]["value"].as_f64().unwrap() > 10.0);
 }
+
+/// `sfsim run --threads N`: a streaming run's outputs do not depend on the thread count,
+/// `host.threads` says what ran, and a count out of range is refused naming the range.
+#[test]
+fn threads_change_only_the_host_stats() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut outputs = Vec::new();
+    for threads in ["1", "3"] {
+        let out = dir.path().join(format!("t{threads}"));
+        let status = sfsim()
+            .args(["run", "-q", "--threads", threads, "--set", "duration=1s", "--out"])
+            .arg(&out)
+            .arg(repo("scenarios/quickstart.ron"))
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let stats: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("stats.json")).unwrap()).unwrap();
+        assert_eq!(stats["host.threads"]["value"].to_string(), format!("{threads}.0"));
+        let deterministic: Vec<(String, serde_json::Value)> = stats
+            .as_object()
+            .unwrap()
+            .iter()
+            .filter(|(name, _)| !name.starts_with("host."))
+            .map(|(name, v)| (name.clone(), v.clone()))
+            .collect();
+        let read = |file: &str| std::fs::read(out.join(file)).unwrap();
+        outputs.push((deterministic, read("frames.csv"), read("tiles.csv")));
+    }
+    assert!(outputs[0].0.len() > 20);
+    assert_eq!(outputs[0], outputs[1], "a run's outputs changed with --threads");
+    for bad in ["0", "1025", "two"] {
+        let output = sfsim()
+            .args(["run", "-q", "--threads", bad, "--out"])
+            .arg(dir.path().join("bad"))
+            .arg(repo("scenarios/quickstart.ron"))
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "--threads {bad} must be refused");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("--threads") && stderr.contains(bad), "{stderr}");
+    }
+    assert!(!dir.path().join("bad").exists(), "a refused run wrote its folder");
+}

@@ -23,6 +23,11 @@ pub struct RunArgs {
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Threads that trace a frame's samples, 1..=1024 (default: one per core, or
+    /// RAYON_NUM_THREADS). The outputs are the same for any count; only the host.* stats,
+    /// host.threads among them, differ.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
 }
 
 /// A progress bar that appears only once a run has taken more than a second.
@@ -61,6 +66,12 @@ impl Progress {
 }
 
 pub fn execute(args: RunArgs) -> anyhow::Result<()> {
+    if let Some(threads) = args.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.into())
+            .build_global()
+            .with_context(|| format!("--threads {threads}: the thread pool was already started"))?;
+    }
     let scenario = Scenario::load(&args.file, &args.set)?;
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("reports/out").join(&scenario.name));
     sfsim::output::prepare_dir(&out)?;
