@@ -6,7 +6,7 @@
 //! recorded camera paths, and the Sampler Feedback Streaming engine that reads that
 //! feedback and decides what to load and evict. Time is integer picoseconds; runs are
 //! deterministic: the same scenario and seed give byte-identical `stats.json` (leaving
-//! out the `host.*` wall-clock figures).
+//! out the `host.*` wall-clock figures), on any number of threads.
 //!
 //! ## The layers
 //! ```text
