@@ -162,14 +162,8 @@ fn threads_change_only_the_host_stats() {
     let mut outputs = Vec::new();
     for threads in ["1", "3"] {
         let out = dir.path().join(format!("t{threads}"));
-        let status = sfsim()
-            .args(["run", "-q", "--threads", threads, "--set", "duration=1s", "--out"])
-            .arg(&out)
-            .arg(repo("scenarios/quickstart.ron"))
-            .status()
-            .unwrap();
-        assert!(status.success());
-        let stats: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("stats.json")).unwrap()).unwrap();
+        let stats =
+            crate::common::run_cli(&["--threads", threads, "--set", "duration=1s"], &out, "scenarios/quickstart.ron");
         assert_eq!(stats["host.threads"]["value"].to_string(), format!("{threads}.0"));
         let deterministic: Vec<(String, serde_json::Value)> = stats
             .as_object()

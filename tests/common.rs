@@ -22,6 +22,14 @@ pub fn sfsim() -> std::process::Command {
     std::process::Command::new(env!("CARGO_BIN_EXE_sfsim"))
 }
 
+/// `sfsim run -q ARGS... --out OUT FILE` (a repository scenario), which must succeed; its
+/// stats.json.
+pub fn run_cli(args: &[&str], out: &Path, file: &str) -> serde_json::Value {
+    let status = sfsim().arg("run").arg("-q").args(args).arg("--out").arg(out).arg(repo(file)).status().unwrap();
+    assert!(status.success(), "sfsim run {args:?} {file} failed");
+    serde_json::from_slice(&std::fs::read(out.join("stats.json")).unwrap()).unwrap()
+}
+
 /// One 2×2 cube (its +Z face is a quad) with one 1024² BC7 texture set: 256×256 tiles, so
 /// mip 0 is 4×4 tiles, mip 2 a single tile and the packed tail starts at mip 3.
 pub fn one_bc7_set_scene() -> sfsim::scene::Scene {

@@ -250,14 +250,8 @@ fn the_thread_count_does_not_change_a_streaming_run() {
 fn a_timing_only_report_says_so_and_leaves_quality_out() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("t");
-    let status = crate::common::sfsim()
-        .args(["run", "-q", "--no-host-stats", "--set", "duration=500ms", "--set", "workload.mode=TimingOnly", "--out"])
-        .arg(&out)
-        .arg(repo("scenarios/quickstart.ron"))
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let stats: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("stats.json")).unwrap()).unwrap();
+    let args = ["--no-host-stats", "--set", "duration=500ms", "--set", "workload.mode=TimingOnly"];
+    let stats = crate::common::run_cli(&args, &out, "scenarios/quickstart.ron");
     assert!(stats["quality.lod_deficit.mean"]["value"].is_null());
     assert!(stats["engine.loads"]["value"].as_f64().unwrap() > 0.0);
     let frames = std::fs::read_to_string(out.join("frames.csv")).unwrap();
