@@ -28,7 +28,6 @@ enum Slot {
 }
 
 /// A pattern being drawn ahead, or drawn, shared with the worker drawing it.
-#[derive(Clone)]
 pub(super) struct PatternAhead {
     slot: Arc<(Mutex<Slot>, Condvar)>,
 }
@@ -78,14 +77,13 @@ impl PatternAhead {
         while matches!(*slot, Slot::Drawing) {
             slot = drawn.wait(slot).unwrap_or_else(PoisonError::into_inner);
         }
-        match std::mem::replace(&mut *slot, Slot::Empty) {
-            Slot::Drawn(k, pixels) if k == key => *out = pixels,
-            Slot::Drawn(_, pixels) => {
-                *out = pixels;
-                pattern.pixels_into(width, height, seed, frame, out);
+        if let Slot::Drawn(drawn_for, pixels) = std::mem::replace(&mut *slot, Slot::Empty) {
+            *out = pixels;
+            if drawn_for == key {
+                return;
             }
-            _ => pattern.pixels_into(width, height, seed, frame, out),
         }
+        pattern.pixels_into(width, height, seed, frame, out);
     }
 }
 
