@@ -56,30 +56,86 @@ impl Default for ChannelUnit {
 impl ChannelUnit {
     pub(super) fn code<C: Coder>(&mut self, ce: &mut C, ci: &mut C, cur: &mut [u8], nb: &Nb) {
         let mut prev_sym = 0;
-        for e in 0..2 {
-            let pred = predict([nb.left, nb.up, nb.up_left].map(|b| b.map(|b| u32::from(b[e]))), 128);
-            let ctx = if e == 0 { 0 } else { 1 + bucket(prev_sym) };
-            let sym = ce.tree(&mut self.ep[e * EP_CTX + ctx], 8, fold(u32::from(cur[e]), pred, 8), false);
-            cur[e] = unfold(sym, pred, 8) as u8;
+        for (e, value) in cur[..2].iter_mut().enumerate() {
+            let pred = endpoint_prediction(nb, e);
+            let sym = ce.tree(self.endpoint_tree(e, prev_sym), 8, fold(u32::from(*value), pred, 8), false);
+            *value = unfold(sym, pred, 8) as u8;
             prev_sym = sym;
         }
-        let ty = block_type(cur);
-        let edge = |b: Option<&[u8]>, texel: u32| -> usize {
-            b.map_or(NONE, |b| usize::from(ORD[block_type(b)][((indices(b) >> (3 * texel)) & 7) as usize]))
-        };
-        let old = indices(cur);
-        let mut ords = [0u8; 16];
-        let mut out = 0u64;
-        for t in 0..16u32 {
-            let (tx, ty_) = (t % 4, t / 4);
-            let left = if tx > 0 { usize::from(ords[(t - 1) as usize]) } else { edge(nb.left, t + 3) };
-            let up = if ty_ > 0 { usize::from(ords[(t - 4) as usize]) } else { edge(nb.up, t + 12) };
-            let probs = &mut self.idx[(ty * NB_VALUES + left) * NB_VALUES + up];
-            let ord = ci.tree(probs, 3, u32::from(ORD[ty][((old >> (3 * t)) & 7) as usize]), false);
-            ords[t as usize] = ord as u8;
-            out |= u64::from(IDX[ty][ord as usize]) << (3 * t);
+        let mut run = IndexRun::new(cur, nb);
+        for t in 0..16 {
+            let ord = ci.tree(run.tree(self, t), 3, run.value(t), false);
+            run.set(t, ord);
         }
-        cur[2..8].copy_from_slice(&out.to_le_bytes()[..6]);
+        run.finish(cur);
+    }
+
+    /// The tree of endpoint `e`, in the context of endpoint 0's symbol for endpoint 1.
+    #[inline]
+    fn endpoint_tree(&mut self, e: usize, prev_sym: u32) -> &mut [Prob; 256] {
+        let ctx = if e == 0 { 0 } else { 1 + bucket(prev_sym) };
+        &mut self.ep[e * EP_CTX + ctx]
+    }
+}
+
+/// Endpoint `e`'s prediction from the neighbours' same endpoint.
+#[inline]
+fn endpoint_prediction(nb: &Nb, e: usize) -> u32 {
+    predict([nb.left, nb.up, nb.up_left].map(|b| b.map(|b| u32::from(b[e]))), 128)
+}
+
+/// A block's 16 indices, coded texel by texel as palette positions in the context of the
+/// left and upper positions (crossing into the neighbour blocks at the block's edge).
+struct IndexRun {
+    ty: usize,
+    /// The block's indices as given (the encoder's values; zeros when decoding).
+    old: u64,
+    /// Palette positions so far; the neighbour blocks' edge texels, worked out up front.
+    ords: [u8; 16],
+    left_edge: [u8; 4],
+    up_edge: [u8; 4],
+    out: u64,
+}
+
+impl IndexRun {
+    /// Starts on block `cur`, whose endpoints are already coded.
+    #[inline]
+    fn new(cur: &[u8], nb: &Nb) -> Self {
+        let edge = |b: Option<&[u8]>, texel: u32| -> u8 {
+            b.map_or(NONE as u8, |b| ORD[block_type(b)][((indices(b) >> (3 * texel)) & 7) as usize])
+        };
+        IndexRun {
+            ty: block_type(cur),
+            old: indices(cur),
+            ords: [0; 16],
+            left_edge: [0, 4, 8, 12].map(|t| edge(nb.left, t + 3)),
+            up_edge: [0, 1, 2, 3].map(|t| edge(nb.up, t + 12)),
+            out: 0,
+        }
+    }
+
+    /// The context tree of texel `t` (every texel before it set).
+    #[inline]
+    fn tree<'u>(&self, unit: &'u mut ChannelUnit, t: usize) -> &'u mut [Prob; 8] {
+        let left = if !t.is_multiple_of(4) { self.ords[t - 1] } else { self.left_edge[t / 4] };
+        let up = if t >= 4 { self.ords[t - 4] } else { self.up_edge[t] };
+        &mut unit.idx[(self.ty * NB_VALUES + usize::from(left)) * NB_VALUES + usize::from(up)]
+    }
+
+    /// Texel `t`'s palette position as given (what the encoder codes).
+    #[inline]
+    fn value(&self, t: usize) -> u32 {
+        u32::from(ORD[self.ty][((self.old >> (3 * t)) & 7) as usize])
+    }
+
+    #[inline]
+    fn set(&mut self, t: usize, ord: u32) {
+        self.ords[t] = ord as u8;
+        self.out |= u64::from(IDX[self.ty][ord as usize]) << (3 * t);
+    }
+
+    fn finish(self, cur: &mut [u8]) {
+        cur[2..8].copy_from_slice(&self.out.to_le_bytes()[..6]);
     }
 }
 
@@ -157,10 +213,35 @@ impl Model for Bc5 {
         nb: &Nb,
         _: usize,
     ) -> Result<(), BcpackError> {
-        let [a, b, d, e] = c;
+        let [red_ends, red_indices, green_ends, green_indices] = c;
         let (red, green) = cur.split_at_mut(8);
-        self.red.code(a, b, red, &nb.sub(0, 8));
-        self.green.code(d, e, green, &nb.sub(8, 8));
+        let (nb_red, nb_green) = (nb.sub(0, 8), nb.sub(8, 8));
+        // The halves share nothing but the copy flag: their trees go in lockstep, so a
+        // decoder works on both streams' dependency chains at once.
+        let mut prev = [0, 0];
+        for e in 0..2 {
+            let pred = [endpoint_prediction(&nb_red, e), endpoint_prediction(&nb_green, e)];
+            let given = [fold(u32::from(red[e]), pred[0], 8), fold(u32::from(green[e]), pred[1], 8)];
+            let trees = (self.red.endpoint_tree(e, prev[0]), self.green.endpoint_tree(e, prev[1]));
+            let (r, g) = C::tree_pair(
+                (red_ends, trees.0.as_mut_slice(), given[0]),
+                (green_ends, trees.1.as_mut_slice(), given[1]),
+                8,
+            );
+            red[e] = unfold(r, pred[0], 8) as u8;
+            green[e] = unfold(g, pred[1], 8) as u8;
+            prev = [r, g];
+        }
+        let (mut run_red, mut run_green) = (IndexRun::new(red, &nb_red), IndexRun::new(green, &nb_green));
+        for t in 0..16 {
+            let r = (&mut *red_indices, run_red.tree(&mut self.red, t).as_mut_slice(), run_red.value(t));
+            let g = (&mut *green_indices, run_green.tree(&mut self.green, t).as_mut_slice(), run_green.value(t));
+            let (r, g) = C::tree_pair(r, g, 3);
+            run_red.set(t, r);
+            run_green.set(t, g);
+        }
+        run_red.finish(red);
+        run_green.finish(green);
         Ok(())
     }
 }

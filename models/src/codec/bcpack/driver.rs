@@ -15,6 +15,14 @@ use super::range::{get_tree, put_tree, Prob, RangeDecoder, RangeEncoder};
 pub(super) trait Coder {
     fn bit(&mut self, p: &mut Prob, bit: u32) -> u32;
     fn tree(&mut self, probs: &mut [Prob], nbits: u32, value: u32, known_zero_msb: bool) -> u32;
+    /// Two `nbits`-bit trees, each `(coder, tree, value)` as in [`Coder::tree`], on two
+    /// different streams. Each stream sees exactly what `tree` would code on it, so the
+    /// order between them is free: a decoder takes their bits in turn, and so works on two
+    /// independent dependency chains at once.
+    #[inline]
+    fn tree_pair(a: (&mut Self, &mut [Prob], u32), b: (&mut Self, &mut [Prob], u32), nbits: u32) -> (u32, u32) {
+        (a.0.tree(a.1, nbits, a.2, false), b.0.tree(b.1, nbits, b.2, false))
+    }
 }
 
 impl Coder for RangeEncoder {
@@ -38,6 +46,22 @@ impl Coder for RangeDecoder<'_> {
     #[inline]
     fn tree(&mut self, probs: &mut [Prob], nbits: u32, _value: u32, known_zero_msb: bool) -> u32 {
         get_tree(self, probs, nbits, known_zero_msb)
+    }
+    /// Each bit without a branch on it: a mispredicted bit of one stream would discard the
+    /// other's work too. Both decoders run on local copies, so their state stays in registers.
+    #[inline(always)]
+    fn tree_pair(a: (&mut Self, &mut [Prob], u32), b: (&mut Self, &mut [Prob], u32), nbits: u32) -> (u32, u32) {
+        let (mut dec_a, mut dec_b) = (*a.0, *b.0);
+        let (mut node_a, mut node_b) = (1usize, 1usize);
+        for _ in 0..nbits {
+            let bit_a = dec_a.bit_unpredictable(&mut a.1[node_a]);
+            let bit_b = dec_b.bit_unpredictable(&mut b.1[node_b]);
+            node_a = node_a * 2 + bit_a as usize;
+            node_b = node_b * 2 + bit_b as usize;
+        }
+        (*a.0, *b.0) = (dec_a, dec_b);
+        let mask = (1usize << nbits) - 1;
+        ((node_a & mask) as u32, (node_b & mask) as u32)
     }
 }
 

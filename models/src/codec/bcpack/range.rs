@@ -37,6 +37,17 @@ impl Prob {
         (u32::from(self.fast) + u32::from(self.slow)) >> 2
     }
 
+    /// [`Prob::update`] by masks rather than a branch on the bit (`one`: all ones for a 1).
+    #[inline(always)]
+    fn update_by_mask(&mut self, one: u16) {
+        let up_fast = self.fast + ((u16::MAX - self.fast) >> FAST_SHIFT);
+        let up_slow = self.slow + ((u16::MAX - self.slow) >> SLOW_SHIFT);
+        let down_fast = self.fast - (self.fast >> FAST_SHIFT);
+        let down_slow = self.slow - (self.slow >> SLOW_SHIFT);
+        self.fast = (up_fast & !one) | (down_fast & one);
+        self.slow = (up_slow & !one) | (down_slow & one);
+    }
+
     #[inline]
     fn update(&mut self, bit: u32) {
         if bit == 0 {
@@ -112,7 +123,7 @@ impl RangeEncoder {
 /// Decoder half over one stream. Reading past the end yields zero bytes and is counted, so
 /// a truncated stream decodes to garbage of bounded size and is then reported by
 /// [`RangeDecoder::overrun`] instead of panicking or reading out of bounds.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub(super) struct RangeDecoder<'a> {
     src: &'a [u8],
     pos: usize,
@@ -155,6 +166,43 @@ impl<'a> RangeDecoder<'a> {
             self.code = (self.code << 8) | u32::from(self.next_byte());
         }
         bit
+    }
+
+    /// [`RangeDecoder::bit`] without a branch on the bit or on the renormalisation: where
+    /// two streams' bits are decoded in turn, a mispredicted bit would discard the other
+    /// stream's work too, and the compare it adds to the dependency chain is hidden by the
+    /// other chain. Called on a local copy of the decoder, so its state stays in registers.
+    #[inline(always)]
+    pub(super) fn bit_unpredictable(&mut self, p: &mut Prob) -> u32 {
+        let bound = (self.range >> PROB_BITS) * p.p0();
+        let bit = u32::from(self.code >= bound);
+        let one = 0u32.wrapping_sub(bit);
+        self.code -= bound & one;
+        self.range = (bound & !one) | (self.range.wrapping_sub(bound) & one);
+        p.update_by_mask(one as u16);
+        // Renormalise: 0, 1 or 2 bytes, however many the range's top zero bytes are.
+        let bytes = self.range.leading_zeros() >> 3;
+        let shift = 8 * bytes;
+        let next = self.peek_be32() >> 1 >> (31 - shift);
+        self.code = ((u64::from(self.code) << shift) as u32) | next;
+        self.range <<= shift;
+        self.pos += bytes as usize;
+        bit
+    }
+
+    /// The next four bytes, big-endian (bytes past the end read as zero).
+    #[inline]
+    fn peek_be32(&self) -> u32 {
+        match self.src.get(self.pos..self.pos + 4) {
+            Some(b) => u32::from_be_bytes([b[0], b[1], b[2], b[3]]),
+            None => {
+                let mut b = [0u8; 4];
+                for (i, slot) in b.iter_mut().enumerate() {
+                    *slot = self.src.get(self.pos + i).copied().unwrap_or(0);
+                }
+                u32::from_be_bytes(b)
+            }
+        }
     }
 
     /// Bytes the decoder consumed so far (may exceed the stream length after an overrun).
@@ -259,6 +307,61 @@ mod tests {
             }
             prop_assert!(dec.consumed() <= out.len(), "consumed {} of {}", dec.consumed(), out.len());
         }
+    }
+
+    proptest! {
+        /// The branch-free decision is the same function as the branchy one, on whole
+        /// streams and on streams cut short (bytes past the end read as zero and are counted).
+        /// Contexts 0..4 are skewed (a 1 in 128), so rare bits renormalise by two bytes.
+        #[test]
+        fn unpredictable_bits_decode_as_bit_does(
+            draws in proptest::collection::vec((any::<u8>(), 0usize..8), 1..3000),
+            cut in 0usize..64,
+        ) {
+            let bits: Vec<(bool, usize)> =
+                draws.iter().map(|&(x, ctx)| (if ctx < 4 { x < 2 } else { x & 1 == 1 }, ctx)).collect();
+            let mut enc = RangeEncoder::default();
+            let mut p = [Prob::default(); 8];
+            for &(b, ctx) in &bits {
+                enc.bit(&mut p[ctx], u32::from(b));
+            }
+            let mut out = enc.finish();
+            let keep = out.len().saturating_sub(cut).max(1);
+            for stream in [out.clone(), { out.truncate(keep); out }] {
+                let (mut plain, mut free) = (RangeDecoder::new(&stream), RangeDecoder::new(&stream));
+                let (mut p_plain, mut p_free) = ([Prob::default(); 8], [Prob::default(); 8]);
+                for &(_, ctx) in &bits {
+                    let want = plain.bit(&mut p_plain[ctx]);
+                    prop_assert_eq!(free.bit_unpredictable(&mut p_free[ctx]), want);
+                    prop_assert_eq!(free.consumed(), plain.consumed());
+                }
+                prop_assert_eq!(p_free, p_plain);
+            }
+        }
+    }
+
+    /// Rare bits in a saturated context shrink the range below 2^16, so the branch-free
+    /// decision renormalises by two bytes at once; it must still decode as `bit` does.
+    #[test]
+    fn unpredictable_bits_renormalise_by_two_bytes() {
+        let bits: Vec<u32> = (0..40_000u32).map(|i| u32::from(i % 4001 == 4000 || i % 7919 == 0)).collect();
+        let mut enc = RangeEncoder::default();
+        let mut p = Prob::default();
+        for &b in &bits {
+            enc.bit(&mut p, b);
+        }
+        let out = enc.finish();
+        let (mut plain, mut free) = (RangeDecoder::new(&out), RangeDecoder::new(&out));
+        let (mut p_plain, mut p_free) = (Prob::default(), Prob::default());
+        let mut two_bytes = 0;
+        for &b in &bits {
+            let before = free.consumed();
+            assert_eq!(plain.bit(&mut p_plain), b);
+            assert_eq!(free.bit_unpredictable(&mut p_free), b);
+            assert_eq!(free.consumed(), plain.consumed());
+            two_bytes += usize::from(free.consumed() - before == 2);
+        }
+        assert!(two_bytes > 0, "no two-byte renormalisation exercised");
     }
 
     #[test]
