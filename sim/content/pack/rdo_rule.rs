@@ -10,7 +10,8 @@
 //! over budget, no RDO). That brackets the budget between a λ within it (`lo`) and one over it
 //! (`hi`); bisect in log λ (geometric mean) until `hi / lo ≤` [`TOLERANCE`]. The answer is
 //! `lo`, the largest λ probed that is within budget. On the BC1 textures this is 7–9 RDO
-//! passes. The search assumes the loss grows with λ, which holds on the measured textures
+//! passes over mip 0 (the loss is mip 0's, and RDO treats each mip on its own), then one over
+//! the other mips at the λ chosen. The search assumes the loss grows with λ, which holds on the measured textures
 //! (docs/rdo.md); where it does not, `lo` is still a probed λ within the budget.
 
 use super::error::PackError;
@@ -204,8 +205,12 @@ pub(super) fn pack_by_rule(
     let psnr_plain = mip0_psnr(image, format, mips)?;
     let mut best: Option<(f32, Vec<Vec<u8>>, f64)> = None;
     let settings = |lambda| RdoSettings { lambda, ..RdoSettings::default() };
+    // The loss is mip 0's, and RDO treats each mip on its own: a probe passes over mip 0
+    // only, and the other mips get the pass once, at the λ chosen.
+    let (chain0, chain_rest) = chain.split_at(chain.len().min(1));
+    let (mips0, mips_rest) = mips.split_at(mips.len().min(1));
     let found = search(max_loss, |lambda| -> Result<f64, PackError> {
-        let rdo = rdo_mips(chain, mips, format, &settings(lambda))?;
+        let rdo = rdo_mips(chain0, mips0, format, &settings(lambda))?;
         let p = mip0_psnr(image, format, &rdo)?;
         let l = loss(psnr_plain, p);
         if l <= max_loss && best.as_ref().is_none_or(|(b, _, _)| lambda > *b) {
@@ -213,6 +218,9 @@ pub(super) fn pack_by_rule(
         }
         Ok(l)
     })?;
+    if let Some((lambda, rdo, _)) = best.as_mut() {
+        rdo.extend(rdo_mips(chain_rest, mips_rest, format, &settings(*lambda))?);
+    }
     let desc = TextureDesc::new(image.width, image.height, format, None)?;
     let srgb = options.color == ColorSpace::Srgb;
     let plain_options = PackOptions { rdo: None, rdo_max_loss: None, ..*options };

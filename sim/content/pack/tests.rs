@@ -202,6 +202,12 @@ fn rdo_max_loss_refusals_and_report() {
     assert_eq!(r.psnr_plain, plain.summary.psnr.unwrap());
     assert_eq!(Some(r.psnr_rdo), packed.summary.psnr);
     assert_eq!(packed.summary.rdo_lambda, r.lambda);
+    // Every mip is RDO'd at the λ chosen (the search's probes pass over mip 0 only).
+    let lambda = r.lambda.expect("a 1 dB budget leaves room for some RDO here");
+    let settings = sfsim_models::codec::bc::RdoSettings { lambda, ..Default::default() };
+    let fixed = pack(&image, &PackOptions { rdo: Some(settings), ..fast(BcFormat::Bc1) }, &|| {}).unwrap();
+    assert!(packed.layout.len() > 128 * 128 / 2, "mips past mip 0");
+    assert_eq!(packed.layout, fixed.layout);
     let text = packed.summary.to_string();
     assert!(text.contains("RDO by rule (max loss 1 dB"), "{text}");
     let json: serde_json::Value = serde_json::from_str(&packed.summary.to_json()).unwrap();
