@@ -37,6 +37,7 @@ mod stats;
 mod submit;
 mod tiles;
 mod timeline;
+mod verifier;
 
 pub use config::{CpuCosts, EngineConfig};
 pub use content::{ContentConfig, ContentModel, FileLayout, SyntheticContent, SyntheticFiles, TileStream};
@@ -47,7 +48,7 @@ pub use feedback::{FeedbackPolicy, FeedbackPolicyKind, TextureGroup};
 pub use frame_reports::{decode as decode_report, encode as encode_report, ReportTotals, REPORT_BYTES};
 pub use lifecycle::{LatencyStage, TileRecord, LATENCY_STAGES};
 pub use load_order::{LoadOrder, LoadOrderKind, SeenTile};
-pub use packed::{PackedConfig, PackedContent, Verifier, Verify};
+pub use packed::{PackedConfig, PackedContent, Verify};
 pub use records::{
     decode as decode_record, encode as encode_record, RecordReader, RecordStore, RecordSummary, RECORD_BYTES,
 };
@@ -55,6 +56,7 @@ pub use report::{Bottleneck, FrameReport};
 pub use retry::RetryConfig;
 pub use tiles::{Status, TileDb, TileId, TileState};
 pub use timeline::{Completions, FrameGpu, FrameWork, GpuCosts, QueueSpans};
+pub use verifier::Verifier;
 
 use crate::iopath::{Completed, IoPath};
 use crate::scene::FeedbackRenderer;
