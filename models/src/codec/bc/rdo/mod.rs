@@ -53,8 +53,10 @@ use super::surface::check_surface;
 use super::BcError;
 use crate::texture::BcFormat;
 use parts::parts;
-use pass::{Image, Pass};
+use pass::Pass;
+use target::Image;
 
+mod field_index;
 mod parts;
 mod pass;
 mod target;

@@ -1,42 +1,11 @@
 //! The pass: blocks in tile order, each part's candidates from the window, their rate from a
 //! field-level LZ model.
 
-use super::super::color::ColorMode;
-use super::parts::{read_le, write_le, Kind, Palette, Part};
-use super::target::{Target, FORBIDDEN};
+use super::field_index::FieldIndex;
+use super::parts::{read_le, write_le, Palette, Part};
+use super::target::{Image, Target, FORBIDDEN};
 use super::{RdoSettings, CONTINUE_BITS, LITERAL_BITS, MATCH_BITS};
 use crate::texture::BcFormat;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// Multiplicative hash for u64 field values (std's SipHash is several times slower here and
-/// the keys are not attacker-chosen in a way that matters: worst case is a slow pack).
-#[derive(Default, Clone, Copy)]
-struct FieldHasher(u64);
-
-impl Hasher for FieldHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-/// Field value -> tile-order index of its latest block in the current tile.
-type FieldMap = HashMap<u64, usize, BuildHasherDefault<FieldHasher>>;
-
-/// The original texels, RGBA8.
-pub(super) struct Image<'a> {
-    pub rgba: &'a [u8],
-    pub width: usize,
-    pub height: usize,
-}
 
 pub(super) struct Pass<'a> {
     format: BcFormat,
@@ -48,18 +17,27 @@ pub(super) struct Pass<'a> {
     tile_bw: usize,
     tile_bh: usize,
     out: Vec<u8>,
-    /// Per part: [endpoint field, index field] maps.
-    seen: Vec<[FieldMap; 2]>,
+    /// Per part: [endpoint field, index field] values in the current tile.
+    seen: Vec<[FieldIndex; 2]>,
     /// The current tile's finished blocks by tile-order index (`None`: not yet visited, or
     /// zero padding past the surface edge).
     slots: Vec<Option<Slot>>,
 }
 
-/// A finished block's fields and palettes, per part, so window scans do not re-decode them.
+/// A finished block's fields, their classes in [`Pass::seen`] and palettes, per part, so
+/// window scans neither re-decode nor look them up.
 #[derive(Debug, Clone, Copy)]
 struct Slot {
     fields: [[u64; 2]; 2],
+    classes: [[u32; 2]; 2],
     palettes: [Palette; 2],
+}
+
+/// A field value and the nearest window distance at which the same field holds it.
+#[derive(Debug, Clone, Copy)]
+struct Field {
+    value: u64,
+    nearest: Option<usize>,
 }
 
 /// Which field of a part.
@@ -105,7 +83,7 @@ impl<'a> Pass<'a> {
             tile_bw: (tile_w / 4) as usize,
             tile_bh: (tile_h / 4) as usize,
             out: encoded.to_vec(),
-            seen: parts.iter().map(|_| [FieldMap::default(), FieldMap::default()]).collect(),
+            seen: parts.iter().map(|_| Default::default()).collect(),
             slots: vec![None; (tile_w / 4 * tile_h / 4) as usize],
         }
     }
@@ -123,8 +101,8 @@ impl<'a> Pass<'a> {
 
 impl Pass<'_> {
     fn tile(&mut self, tx: usize, ty: usize) {
-        for maps in &mut self.seen {
-            maps.iter_mut().for_each(HashMap::clear);
+        for fields in &mut self.seen {
+            fields.iter_mut().for_each(FieldIndex::clear);
         }
         self.slots.fill(None);
         let mut carry = None;
@@ -136,9 +114,9 @@ impl Pass<'_> {
                     continue;
                 };
                 let empty = Palette { rgba: [[0; 4]; 8], len: 0 };
-                let mut slot = Slot { fields: [[0; 2]; 2], palettes: [empty; 2] };
+                let mut slot = Slot { fields: [[0; 2]; 2], classes: [[0; 2]; 2], palettes: [empty; 2] };
                 for (p, part) in self.parts.iter().enumerate() {
-                    carry = self.part(&at, global, p, *part, carry);
+                    (carry, slot.classes[p]) = self.part(&at, global, p, *part, carry);
                     slot.fields[p] = [self.field(global, *part, ENDPOINTS), self.field(global, *part, INDICES)];
                     slot.palettes[p] = part.kind.palette(slot.fields[p][ENDPOINTS]);
                 }
@@ -174,54 +152,20 @@ impl Pass<'_> {
         self.slots[m].as_ref().map(|slot| slot.fields[p][which])
     }
 
-    fn target(&self, global: usize, part: Part) -> Target {
-        let (bx, by) = (global % self.blocks_x, global / self.blocks_x);
-        let img = &self.image;
-        let mut t = Target {
-            kind: part.kind,
-            x: [[0; 3]; 16],
-            live: [false; 16],
-            opaque: [true; 16],
-            check_alpha: part.kind == Kind::Color(ColorMode::Bc1),
-            scale: 1.0,
-        };
-        for i in 0..16 {
-            let (x, y) = (bx * 4 + i % 4, by * 4 + i / 4);
-            if x < img.width && y < img.height {
-                let px = &img.rgba[(y * img.width + x) * 4..][..4];
-                t.live[i] = true;
-                t.x[i] = match part.kind {
-                    Kind::Color(_) => [px[0], px[1], px[2]].map(i32::from),
-                    Kind::Alpha { channel } => [i32::from(px[channel]), 0, 0],
-                };
-            }
-        }
-        if t.check_alpha {
-            let pal = part.kind.palette(self.field(global, part, ENDPOINTS)).rgba;
-            let indices = self.field(global, part, INDICES);
-            for (i, o) in t.opaque.iter_mut().enumerate() {
-                *o = pal[((indices >> (2 * i)) & 3) as usize][3] == 255;
-            }
-        }
-        let channels = if matches!(part.kind, Kind::Color(_)) { 3 } else { 1 };
-        let live = t.live.iter().filter(|&&l| l).count() as f32;
-        let sigma = (0..channels)
-            .map(|c| {
-                let vals = || t.x.iter().zip(&t.live).filter(|(_, &l)| l).map(|(v, _)| v[c] as f32);
-                let mean = vals().sum::<f32>() / live;
-                (vals().map(|v| (v - mean).powi(2)).sum::<f32>() / live).sqrt()
-            })
-            .fold(0f32, f32::max);
-        let s = self.settings;
-        if sigma < s.smooth_max_std_dev {
-            t.scale = 1.0 + (s.smooth_max_error_scale - 1.0) * (1.0 - sigma / s.smooth_max_std_dev);
-        }
-        t
+    /// `value` of field `which` of part `p`, with its nearest window distance (blocks).
+    fn nearest(&self, at: &At, p: usize, which: usize, value: u64) -> Field {
+        let latest = self.seen[p][which].latest_of(value);
+        Field { value, nearest: latest.and_then(|m| self.within_window(at, m)) }
     }
 
-    /// Nearest window distance (blocks) at which field `which` of part `p` equals `value`.
-    fn nearest(&self, at: &At, p: usize, which: usize, value: u64) -> Option<usize> {
-        let m = *self.seen[p][which].get(&value)?;
+    /// Field `which` of part `p` of `slot` (the block at tile-order index `m`).
+    fn slot_field(&self, at: &At, p: usize, which: usize, slot: &Slot) -> Field {
+        let latest = self.seen[p][which].latest_of_class(slot.classes[p][which]);
+        Field { value: slot.fields[p][which], nearest: self.within_window(at, latest) }
+    }
+
+    /// The distance back to tile-order index `m`, if inside the window.
+    fn within_window(&self, at: &At, m: usize) -> Option<usize> {
         let d = at.k - m;
         (d <= self.settings.window_blocks as usize).then_some(d)
     }
@@ -233,8 +177,8 @@ impl Pass<'_> {
         &self,
         at: &At,
         p: usize,
-        e: u64,
-        s: u64,
+        e: Field,
+        s: Field,
         carry: Option<usize>,
         hint: Option<usize>,
     ) -> (f32, Option<usize>) {
@@ -244,25 +188,25 @@ impl Pass<'_> {
         let matches = |d: usize, which: usize, v: u64| self.field_back(at, d, p, which) == Some(v);
         let mut e_opts: [(f32, Option<usize>); 4] = [(f32::INFINITY, None); 4];
         e_opts[0] = (LITERAL_BITS * e_len as f32, None);
-        if let Some(d) = carry.filter(|&d| matches(d, ENDPOINTS, e)) {
+        if let Some(d) = carry.filter(|&d| matches(d, ENDPOINTS, e.value)) {
             e_opts[1] = (CONTINUE_BITS, Some(d));
         }
         if e_len >= 3 {
-            for (slot, d) in [self.nearest(at, p, ENDPOINTS, e), hint].into_iter().enumerate() {
-                if let Some(d) = d.filter(|&d| matches(d, ENDPOINTS, e)) {
+            for (slot, d) in [e.nearest, hint].into_iter().enumerate() {
+                if let Some(d) = d.filter(|&d| matches(d, ENDPOINTS, e.value)) {
                     e_opts[2 + slot] = (match_bits(d * bb), Some(d));
                 }
             }
         }
         let s_literal = LITERAL_BITS * (8 - e_len) as f32;
-        let s_near = self.nearest(at, p, INDICES, s).map(|d| (match_bits(d * bb), Some(d)));
+        let s_near = s.nearest.map(|d| (match_bits(d * bb), Some(d)));
         let mut best = (f32::INFINITY, None);
         for (e_bits, e_carry) in e_opts {
             if !e_bits.is_finite() {
                 continue;
             }
             let mut opts = [(s_literal, None), s_near.unwrap_or((f32::INFINITY, None)), (f32::INFINITY, None)];
-            if let Some(d) = e_carry.filter(|&d| matches(d, INDICES, s)) {
+            if let Some(d) = e_carry.filter(|&d| matches(d, INDICES, s.value)) {
                 opts[2] = (CONTINUE_BITS, Some(d));
             }
             for (s_bits, s_carry) in opts {
@@ -276,64 +220,88 @@ impl Pass<'_> {
         best
     }
 
-    /// Chooses part `p` of block `global`, writes it, records its fields; returns the carry.
-    fn part(&mut self, at: &At, global: usize, p: usize, part: Part, carry: Option<usize>) -> Option<usize> {
-        let target = self.target(global, part);
-        let lambda = self.settings.lambda;
+    /// Chooses part `p` of block `global`, writes it, records its fields; returns the carry
+    /// and the fields' classes.
+    fn part(
+        &mut self,
+        at: &At,
+        global: usize,
+        p: usize,
+        part: Part,
+        carry: Option<usize>,
+    ) -> (Option<usize>, [u32; 2]) {
         let (e0, s0) = (self.field(global, part, ENDPOINTS), self.field(global, part, INDICES));
+        let target = Target::new(&self.image, self.blocks_x, global, part.kind, (e0, s0), self.settings);
+        let lambda = self.settings.lambda;
+        let (e0, s0) = (self.nearest(at, p, ENDPOINTS, e0), self.nearest(at, p, INDICES, s0));
         let (bits0, carry0) = self.bits(at, p, e0, s0, carry, None);
-        let pal0 = part.kind.palette(e0);
-        let d0 = target.error(&pal0, s0, u32::MAX);
-        let mut best =
-            Choice { endpoints: e0, indices: s0, cost: target.scale * d0 as f32 + lambda * bits0, carry: carry0 };
+        let pal0 = part.kind.palette(e0.value);
+        let d0 = target.error(&pal0, s0.value, u32::MAX);
+        let cost0 = target.scale * d0 as f32 + lambda * bits0;
+        let mut best = Choice { endpoints: e0.value, indices: s0.value, cost: cost0, carry: carry0 };
         // `known`: the candidate's error when the caller already has it.
-        let consider =
-            |pass: &Self, best: &mut Choice, e: u64, pal: &Palette, s: u64, hint: Option<usize>, known: Option<u32>| {
-                let (bits, next) = pass.bits(at, p, e, s, carry, hint);
-                let rate = lambda * bits;
-                if rate >= best.cost {
-                    return;
-                }
-                let bound = ((best.cost - rate) / target.scale).ceil().min(FORBIDDEN as f32) as u32;
-                let d = known.unwrap_or_else(|| target.error(pal, s, bound));
-                if d >= FORBIDDEN {
-                    return;
-                }
-                let cost = target.scale * d as f32 + rate;
-                if cost < best.cost {
-                    *best = Choice { endpoints: e, indices: s, cost, carry: next };
-                }
-            };
+        let consider = |pass: &Self,
+                        best: &mut Choice,
+                        e: Field,
+                        pal: &Palette,
+                        s: Field,
+                        hint: Option<usize>,
+                        known: Option<u32>| {
+            let (bits, next) = pass.bits(at, p, e, s, carry, hint);
+            let rate = lambda * bits;
+            if rate >= best.cost {
+                return;
+            }
+            let bound = error_bound((best.cost - rate) / target.scale);
+            let d = known.unwrap_or_else(|| target.error(pal, s.value, bound));
+            if d >= FORBIDDEN {
+                return;
+            }
+            let cost = target.scale * d as f32 + rate;
+            if cost < best.cost {
+                *best = Choice { endpoints: e.value, indices: s.value, cost, carry: next };
+            }
+        };
         // The block's own fields improved for quality alone: refitted endpoints, best indices.
-        if let Some(e) = target.refit(s0) {
-            consider(self, &mut best, e, &part.kind.palette(e), s0, None, None);
+        if let Some(e) = target.refit(s0.value) {
+            consider(self, &mut best, self.nearest(at, p, ENDPOINTS, e), &part.kind.palette(e), s0, None, None);
         }
         let (s, err) = target.best_indices(&pal0, u32::MAX);
-        consider(self, &mut best, e0, &pal0, s, None, Some(err));
+        consider(self, &mut best, e0, &pal0, self.nearest(at, p, INDICES, s), None, Some(err));
         let window = self.settings.window_blocks as usize;
         let index_bytes = (8 - part.kind.endpoint_bytes()) as f32;
+        // Indices no field holds (wider than any): what the endpoints cost at least.
+        let no_indices = Field { value: u64::MAX, nearest: None };
         for d in 1..=window.min(at.k) {
             let Some(slot) = self.slots[at.k - d].as_ref() else { continue };
-            let ([ej, sj], pal_j) = (slot.fields[p], &slot.palettes[p]);
+            let (ej, sj) = (self.slot_field(at, p, ENDPOINTS, slot), self.slot_field(at, p, INDICES, slot));
+            let pal_j = &slot.palettes[p];
             // The whole part of the earlier block.
             consider(self, &mut best, ej, pal_j, sj, Some(d), None);
             // Each distinct field value once, at its nearest distance.
-            if self.nearest(at, p, ENDPOINTS, ej) == Some(d) {
+            if ej.nearest == Some(d) {
                 // Fewest bits these endpoints can cost (indices continuing a match at best)
                 // bound the error worth computing.
                 let floor =
-                    self.bits(at, p, ej, u64::MAX, carry, Some(d)).0 - LITERAL_BITS * index_bytes + CONTINUE_BITS;
+                    self.bits(at, p, ej, no_indices, carry, Some(d)).0 - LITERAL_BITS * index_bytes + CONTINUE_BITS;
                 let room = best.cost - lambda * floor;
                 if room > 0.0 {
-                    let (s, err) =
-                        target.best_indices(pal_j, (room / target.scale).ceil().min(FORBIDDEN as f32) as u32);
-                    consider(self, &mut best, ej, pal_j, s, Some(d), Some(err));
+                    let (s, err) = target.best_indices(pal_j, error_bound(room / target.scale));
+                    consider(self, &mut best, ej, pal_j, self.nearest(at, p, INDICES, s), Some(d), Some(err));
                 }
             }
-            if self.nearest(at, p, INDICES, sj) == Some(d) {
+            if sj.nearest == Some(d) {
                 consider(self, &mut best, e0, &pal0, sj, Some(d), None);
-                if let Some(e) = target.refit(sj) {
-                    consider(self, &mut best, e, &part.kind.palette(e), sj, Some(d), None);
+                if let Some(e) = target.refit(sj.value) {
+                    consider(
+                        self,
+                        &mut best,
+                        self.nearest(at, p, ENDPOINTS, e),
+                        &part.kind.palette(e),
+                        sj,
+                        Some(d),
+                        None,
+                    );
                 }
             }
         }
@@ -341,10 +309,19 @@ impl Pass<'_> {
         write_le(&mut self.out[range_e], best.endpoints);
         let range_s = self.field_range(global, part, INDICES);
         write_le(&mut self.out[range_s], best.indices);
-        self.seen[p][ENDPOINTS].insert(best.endpoints, at.k);
-        self.seen[p][INDICES].insert(best.indices, at.k);
-        best.carry
+        let classes =
+            [self.seen[p][ENDPOINTS].record(best.endpoints, at.k), self.seen[p][INDICES].record(best.indices, at.k)];
+        (best.carry, classes)
     }
+}
+
+/// The error bound `(x).ceil().min(FORBIDDEN) as u32` for a positive (or NaN) `x`,
+/// without a call to libm's `ceilf` (the target has no rounding instruction by default):
+/// below 2^26 an `f32`'s integer part and the test for a fraction are exact.
+pub(super) fn error_bound(x: f32) -> u32 {
+    let x = x.min(FORBIDDEN as f32); // NaN gives FORBIDDEN, as `ceil` then `min` did
+    let whole = x as u32;
+    whole + u32::from((whole as f32) < x)
 }
 
 /// Estimated bits of a new match `distance` bytes back: [`MATCH_BITS`] plus Deflate's extra

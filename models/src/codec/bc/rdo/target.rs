@@ -1,8 +1,16 @@
 //! Distortion: one part's original texels against a decoded palette, the best indices
 //! for a palette, and least-squares endpoints for fixed indices.
 
+use super::super::color::ColorMode;
 use super::parts::{Kind, Palette};
+use super::RdoSettings;
 
+/// The original texels, RGBA8.
+pub(super) struct Image<'a> {
+    pub rgba: &'a [u8],
+    pub width: usize,
+    pub height: usize,
+}
 /// Error of an impossible choice (a BC1 texel changing transparency); 16 of them still fit u32.
 pub(super) const FORBIDDEN: u32 = 1 << 26;
 
@@ -11,6 +19,8 @@ pub(super) struct Target {
     pub kind: Kind,
     /// Channel values: RGB for colour, `[v, 0, 0]` for an alpha part.
     pub x: [[i32; 3]; 16],
+    /// The same as `f32`, for the least-squares fit.
+    pub xf: [[f32; 3]; 16],
     /// Texel lies inside the image.
     pub live: [bool; 16],
     /// BC1 only: the texel decoded opaque from the original block (must stay so).
@@ -21,6 +31,62 @@ pub(super) struct Target {
 }
 
 impl Target {
+    /// The texels of part `kind` of block `global` (in a surface `blocks_x` blocks wide) of
+    /// `img`, whose encoded `fields` (endpoints, indices) tell which BC1 texels are opaque,
+    /// weighted by `settings`' smooth-block protection.
+    pub(super) fn new(
+        img: &Image,
+        blocks_x: usize,
+        global: usize,
+        kind: Kind,
+        fields: (u64, u64),
+        settings: &RdoSettings,
+    ) -> Target {
+        let (bx, by) = (global % blocks_x, global / blocks_x);
+        let mut t = Target {
+            kind,
+            x: [[0; 3]; 16],
+            xf: [[0.0; 3]; 16],
+            live: [false; 16],
+            opaque: [true; 16],
+            check_alpha: kind == Kind::Color(ColorMode::Bc1),
+            scale: 1.0,
+        };
+        for i in 0..16 {
+            let (x, y) = (bx * 4 + i % 4, by * 4 + i / 4);
+            if x < img.width && y < img.height {
+                let px = &img.rgba[(y * img.width + x) * 4..][..4];
+                t.live[i] = true;
+                t.x[i] = match kind {
+                    Kind::Color(_) => [px[0], px[1], px[2]].map(i32::from),
+                    Kind::Alpha { channel } => [i32::from(px[channel]), 0, 0],
+                };
+                t.xf[i] = t.x[i].map(|v| v as f32);
+            }
+        }
+        if t.check_alpha {
+            let pal = kind.palette(fields.0).rgba;
+            let indices = fields.1;
+            for (i, o) in t.opaque.iter_mut().enumerate() {
+                *o = pal[((indices >> (2 * i)) & 3) as usize][3] == 255;
+            }
+        }
+        let channels = if matches!(kind, Kind::Color(_)) { 3 } else { 1 };
+        let live = t.live.iter().filter(|&&l| l).count() as f32;
+        let sigma = (0..channels)
+            .map(|c| {
+                let vals = || t.x.iter().zip(&t.live).filter(|(_, &l)| l).map(|(v, _)| v[c] as f32);
+                let mean = vals().sum::<f32>() / live;
+                (vals().map(|v| (v - mean).powi(2)).sum::<f32>() / live).sqrt()
+            })
+            .fold(0f32, f32::max);
+        let s = settings;
+        if sigma < s.smooth_max_std_dev {
+            t.scale = 1.0 + (s.smooth_max_error_scale - 1.0) * (1.0 - sigma / s.smooth_max_std_dev);
+        }
+        t
+    }
+
     pub(super) fn texel_error(&self, t: usize, e: &[i32; 4]) -> u32 {
         if !self.live[t] {
             return 0;
@@ -56,11 +122,12 @@ impl Target {
     /// The indices that minimise the error for palette `pal`, and that error; stops early
     /// (returning an error >= `bound`) once the sum reaches `bound`.
     pub(super) fn best_indices(&self, pal: &Palette, bound: u32) -> (u64, u32) {
-        let (pal, n) = (&pal.rgba, pal.len);
+        let pal = &pal.rgba[..pal.len];
         let bits = self.kind.index_bits();
         let (mut indices, mut sum) = (0u64, 0u32);
         for t in 0..16 {
-            let (i, e) = (0..n).map(|i| (i, self.texel_error(t, &pal[i]))).min_by_key(|&(_, e)| e).unwrap_or((0, 0));
+            // A texel outside the image costs nothing whatever its index: 0.
+            let (i, e) = if self.live[t] { self.nearest_entry(t, pal) } else { (0, 0) };
             indices |= (i as u64) << (bits * t as u32);
             sum += e;
             if sum >= bound {
@@ -68,6 +135,20 @@ impl Target {
             }
         }
         (indices, sum)
+    }
+
+    /// The first of `pal`'s entries with the least error at live texel `t`, and that error
+    /// (`(0, 0)` for an empty palette).
+    #[inline(always)]
+    fn nearest_entry(&self, t: usize, pal: &[[i32; 4]]) -> (usize, u32) {
+        let mut best = (0, if pal.is_empty() { 0 } else { u32::MAX });
+        for (i, entry) in pal.iter().enumerate() {
+            let e = self.texel_error(t, entry);
+            if e < best.1 {
+                best = (i, e);
+            }
+        }
+        best
     }
 
     /// Least-squares endpoints for fixed `indices` (four-colour / eight-value interpolation
@@ -93,8 +174,8 @@ impl Target {
             sab += a * b;
             sbb += b * b;
             for c in 0..3 {
-                sax[c] += a * self.x[t][c] as f32;
-                sbx[c] += b * self.x[t][c] as f32;
+                sax[c] += a * self.xf[t][c];
+                sbx[c] += b * self.xf[t][c];
             }
         }
         let det = saa * sbb - sab * sab;
@@ -102,7 +183,7 @@ impl Target {
             return None;
         }
         let solve = |c: usize| ((sax[c] * sbb - sab * sbx[c]) / det, (saa * sbx[c] - sab * sax[c]) / det);
-        let q = |v: f32, max: f32| (v * max / 255.0).round().clamp(0.0, max) as u64;
+        let q = |v: f32, max: f32| round_to_field(v * max / 255.0, max);
         match self.kind {
             Kind::Color(_) => {
                 let (r, g, b) = (solve(0), solve(1), solve(2));
@@ -116,4 +197,14 @@ impl Target {
             }
         }
     }
+}
+
+/// `v.round().clamp(0.0, max) as u64` for a whole `max` below 2^23, without a call to libm's
+/// `roundf` (the target has no rounding instruction by default). Clamping first changes
+/// nothing (rounding is monotonic and keeps whole numbers), and then the integer part and
+/// the fraction of `v` are exact; halves round up, as `round` does for positive values.
+pub(super) fn round_to_field(v: f32, max: f32) -> u64 {
+    let v = v.clamp(0.0, max); // NaN stays NaN, and gives 0 below, as before
+    let whole = v as u32;
+    u64::from(whole + u32::from(v - whole as f32 >= 0.5))
 }

@@ -305,3 +305,32 @@ fn rdo_sweep_table() {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
+    /// The pass's libm-free rounding gives exactly what `ceil`/`round` gave, for any `f32`
+    /// bit pattern (NaN, infinities, halves and values next to them included).
+    #[test]
+    fn libm_free_rounding_matches_libm(bits in any::<u32>(), max in prop::sample::select(vec![31.0f32, 63.0, 255.0])) {
+        let v = f32::from_bits(bits);
+        prop_assert_eq!(super::target::round_to_field(v, max), v.round().clamp(0.0, max) as u64);
+        let x = v.abs();
+        prop_assert_eq!(super::pass::error_bound(x), x.ceil().min(super::target::FORBIDDEN as f32) as u32);
+    }
+}
+
+#[test]
+fn libm_free_rounding_matches_libm_at_the_edges() {
+    let below_half = f32::from_bits(0.5f32.to_bits() - 1);
+    for v in [0.0, below_half, 0.5, 1.5, 2.5, 30.5, 31.49, 62.5, 254.5, 1e30, f32::NAN, f32::INFINITY, -0.5, -1e30] {
+        for max in [31.0f32, 63.0, 255.0] {
+            assert_eq!(super::target::round_to_field(v, max), v.round().clamp(0.0, max) as u64, "{v} {max}");
+        }
+        let x = v.abs();
+        assert_eq!(super::pass::error_bound(x), x.ceil().min(super::target::FORBIDDEN as f32) as u32, "{x}");
+    }
+    let near_forbidden = super::target::FORBIDDEN as f32;
+    for x in [near_forbidden - 0.5, near_forbidden, near_forbidden * 2.0, 1e-40, 8_388_607.5] {
+        assert_eq!(super::pass::error_bound(x), x.ceil().min(near_forbidden) as u32, "{x}");
+    }
+}
