@@ -54,6 +54,24 @@ struct Choice {
     carry: Option<usize>,
 }
 
+/// Estimated bits of a part, and the distance of the match left open for the next field.
+#[derive(Debug, Clone, Copy)]
+struct Rate {
+    bits: f32,
+    carry: Option<usize>,
+}
+
+impl Rate {
+    /// Takes the option if it is cheaper; on a tie, if it leaves a match open and the
+    /// option held does not.
+    #[inline(always)]
+    fn offer(&mut self, bits: f32, carry: Option<usize>) {
+        if bits < self.bits || (bits == self.bits && self.carry.is_none() && carry.is_some()) {
+            *self = Rate { bits, carry };
+        }
+    }
+}
+
 /// Tile-local context of the block being optimised.
 struct At {
     tx: usize,
@@ -173,47 +191,31 @@ impl Pass<'_> {
     /// Estimated bits of coding part `p` as (`endpoints`, `indices`) after a field whose match
     /// (if any) was `carry` blocks back; `hint` is a distance worth trying besides the nearest.
     /// Returns the bits and the distance carried into the next field.
-    fn bits(
-        &self,
-        at: &At,
-        p: usize,
-        e: Field,
-        s: Field,
-        carry: Option<usize>,
-        hint: Option<usize>,
-    ) -> (f32, Option<usize>) {
-        let part = self.parts[p];
-        let e_len = part.kind.endpoint_bytes();
+    fn bits(&self, at: &At, p: usize, e: Field, s: Field, carry: Option<usize>, hint: Option<usize>) -> Rate {
+        let e_len = self.parts[p].kind.endpoint_bytes();
         let bb = self.format.block_bytes() as usize;
         let matches = |d: usize, which: usize, v: u64| self.field_back(at, d, p, which) == Some(v);
-        let mut e_opts: [(f32, Option<usize>); 4] = [(f32::INFINITY, None); 4];
-        e_opts[0] = (LITERAL_BITS * e_len as f32, None);
+        let s_literal = LITERAL_BITS * (8 - e_len) as f32;
+        let s_near = s.nearest.map(|d| (match_bits(d * bb), d));
+        let mut best = Rate { bits: f32::INFINITY, carry: None };
+        // Each way of coding the endpoints, then each way of coding the indices after it.
+        let mut after_endpoints = |e_bits: f32, e_carry: Option<usize>| {
+            best.offer(e_bits + s_literal, None);
+            if let Some((s_bits, d)) = s_near {
+                best.offer(e_bits + s_bits, Some(d));
+            }
+            if let Some(d) = e_carry.filter(|&d| matches(d, INDICES, s.value)) {
+                best.offer(e_bits + CONTINUE_BITS, Some(d));
+            }
+        };
+        after_endpoints(LITERAL_BITS * e_len as f32, None);
         if let Some(d) = carry.filter(|&d| matches(d, ENDPOINTS, e.value)) {
-            e_opts[1] = (CONTINUE_BITS, Some(d));
+            after_endpoints(CONTINUE_BITS, Some(d));
         }
         if e_len >= 3 {
-            for (slot, d) in [e.nearest, hint].into_iter().enumerate() {
-                if let Some(d) = d.filter(|&d| matches(d, ENDPOINTS, e.value)) {
-                    e_opts[2 + slot] = (match_bits(d * bb), Some(d));
-                }
-            }
-        }
-        let s_literal = LITERAL_BITS * (8 - e_len) as f32;
-        let s_near = s.nearest.map(|d| (match_bits(d * bb), Some(d)));
-        let mut best = (f32::INFINITY, None);
-        for (e_bits, e_carry) in e_opts {
-            if !e_bits.is_finite() {
-                continue;
-            }
-            let mut opts = [(s_literal, None), s_near.unwrap_or((f32::INFINITY, None)), (f32::INFINITY, None)];
-            if let Some(d) = e_carry.filter(|&d| matches(d, INDICES, s.value)) {
-                opts[2] = (CONTINUE_BITS, Some(d));
-            }
-            for (s_bits, s_carry) in opts {
-                // Ties go to the option that leaves a match open for the next field.
-                let total = e_bits + s_bits;
-                if total < best.0 || (total == best.0 && best.1.is_none() && s_carry.is_some()) {
-                    best = (total, s_carry);
+            for d in [e.nearest, hint].into_iter().flatten() {
+                if matches(d, ENDPOINTS, e.value) {
+                    after_endpoints(match_bits(d * bb), Some(d));
                 }
             }
         }
@@ -234,7 +236,7 @@ impl Pass<'_> {
         let target = Target::new(&self.image, self.blocks_x, global, part.kind, (e0, s0), self.settings);
         let lambda = self.settings.lambda;
         let (e0, s0) = (self.nearest(at, p, ENDPOINTS, e0), self.nearest(at, p, INDICES, s0));
-        let (bits0, carry0) = self.bits(at, p, e0, s0, carry, None);
+        let Rate { bits: bits0, carry: carry0 } = self.bits(at, p, e0, s0, carry, None);
         let pal0 = part.kind.palette(e0.value);
         let d0 = target.error(&pal0, s0.value, u32::MAX);
         let cost0 = target.scale * d0 as f32 + lambda * bits0;
@@ -247,7 +249,7 @@ impl Pass<'_> {
                         s: Field,
                         hint: Option<usize>,
                         known: Option<u32>| {
-            let (bits, next) = pass.bits(at, p, e, s, carry, hint);
+            let Rate { bits, carry: next } = pass.bits(at, p, e, s, carry, hint);
             let rate = lambda * bits;
             if rate >= best.cost {
                 return;
@@ -283,7 +285,7 @@ impl Pass<'_> {
                 // Fewest bits these endpoints can cost (indices continuing a match at best)
                 // bound the error worth computing.
                 let floor =
-                    self.bits(at, p, ej, no_indices, carry, Some(d)).0 - LITERAL_BITS * index_bytes + CONTINUE_BITS;
+                    self.bits(at, p, ej, no_indices, carry, Some(d)).bits - LITERAL_BITS * index_bytes + CONTINUE_BITS;
                 let room = best.cost - lambda * floor;
                 if room > 0.0 {
                     let (s, err) = target.best_indices(pal_j, error_bound(room / target.scale));
