@@ -7,6 +7,8 @@ use super::target::{Image, Target, FORBIDDEN};
 use super::{RdoSettings, CONTINUE_BITS, LITERAL_BITS, MATCH_BITS};
 use crate::texture::BcFormat;
 
+/// One pass over a surface: its blocks (`out`, chosen in place), the original texels, and
+/// the current tile's finished blocks and field values.
 pub(super) struct Pass<'a> {
     format: BcFormat,
     parts: &'static [Part],
