@@ -74,6 +74,14 @@ impl Rate {
     }
 }
 
+/// A block of the window: how far back it is, and its fields [endpoints, indices] of the
+/// part being chosen.
+#[derive(Debug, Clone, Copy)]
+struct Back {
+    d: usize,
+    fields: [u64; 2],
+}
+
 /// Tile-local context of the block being optimised.
 struct At {
     tx: usize,
@@ -166,10 +174,10 @@ impl Pass<'_> {
         read_le(&self.out[self.field_range(global, part, which)])
     }
 
-    /// Field `which` of part `part` of the block `d` blocks back, if that block exists.
-    fn field_back(&self, at: &At, d: usize, p: usize, which: usize) -> Option<u64> {
+    /// The block `d` blocks back with its fields of part `p`, if that block exists.
+    fn back(&self, at: &At, d: usize, p: usize) -> Option<Back> {
         let m = at.k.checked_sub(d)?;
-        self.slots[m].as_ref().map(|slot| slot.fields[p][which])
+        self.slots[m].as_ref().map(|slot| Back { d, fields: slot.fields[p] })
     }
 
     /// `value` of field `which` of part `p`, with its nearest window distance (blocks).
@@ -191,33 +199,33 @@ impl Pass<'_> {
     }
 
     /// Estimated bits of coding part `p` as (`endpoints`, `indices`) after a field whose match
-    /// (if any) was `carry` blocks back; `hint` is a distance worth trying besides the nearest.
+    /// (if any) was at block `carry`; `hint` is a block worth trying besides the nearest.
     /// Returns the bits and the distance carried into the next field.
-    fn bits(&self, at: &At, p: usize, e: Field, s: Field, carry: Option<usize>, hint: Option<usize>) -> Rate {
+    fn bits(&self, at: &At, p: usize, e: Field, s: Field, carry: Option<Back>, hint: Option<Back>) -> Rate {
         let e_len = self.parts[p].kind.endpoint_bytes();
         let bb = self.format.block_bytes() as usize;
-        let matches = |d: usize, which: usize, v: u64| self.field_back(at, d, p, which) == Some(v);
         let s_literal = LITERAL_BITS * (8 - e_len) as f32;
         let s_near = s.nearest.map(|d| (match_bits(d * bb), d));
         let mut best = Rate { bits: f32::INFINITY, carry: None };
         // Each way of coding the endpoints, then each way of coding the indices after it.
-        let mut after_endpoints = |e_bits: f32, e_carry: Option<usize>| {
+        let mut after_endpoints = |e_bits: f32, e_match: Option<Back>| {
             best.offer(e_bits + s_literal, None);
             if let Some((s_bits, d)) = s_near {
                 best.offer(e_bits + s_bits, Some(d));
             }
-            if let Some(d) = e_carry.filter(|&d| matches(d, INDICES, s.value)) {
-                best.offer(e_bits + CONTINUE_BITS, Some(d));
+            if let Some(b) = e_match.filter(|b| b.fields[INDICES] == s.value) {
+                best.offer(e_bits + CONTINUE_BITS, Some(b.d));
             }
         };
         after_endpoints(LITERAL_BITS * e_len as f32, None);
-        if let Some(d) = carry.filter(|&d| matches(d, ENDPOINTS, e.value)) {
-            after_endpoints(CONTINUE_BITS, Some(d));
+        if let Some(b) = carry.filter(|b| b.fields[ENDPOINTS] == e.value) {
+            after_endpoints(CONTINUE_BITS, Some(b));
         }
         if e_len >= 3 {
-            for d in [e.nearest, hint].into_iter().flatten() {
-                if matches(d, ENDPOINTS, e.value) {
-                    after_endpoints(match_bits(d * bb), Some(d));
+            let nearest = e.nearest.and_then(|d| self.back(at, d, p));
+            for b in [nearest, hint].into_iter().flatten() {
+                if b.fields[ENDPOINTS] == e.value {
+                    after_endpoints(match_bits(b.d * bb), Some(b));
                 }
             }
         }
@@ -238,6 +246,8 @@ impl Pass<'_> {
         let target = Target::new(&self.image, self.blocks_x, global, part.kind, (e0, s0), self.settings);
         let lambda = self.settings.lambda;
         let (e0, s0) = (self.nearest(at, p, ENDPOINTS, e0), self.nearest(at, p, INDICES, s0));
+        // The block the previous field's match was at, looked up once for every candidate.
+        let carry = carry.and_then(|d| self.back(at, d, p));
         let Rate { bits: bits0, carry: carry0 } = self.bits(at, p, e0, s0, carry, None);
         let pal0 = part.kind.palette(e0.value);
         let d0 = target.error(&pal0, s0.value, u32::MAX);
@@ -249,7 +259,7 @@ impl Pass<'_> {
                         e: Field,
                         pal: &Palette,
                         s: Field,
-                        hint: Option<usize>,
+                        hint: Option<Back>,
                         known: Option<u32>| {
             let Rate { bits, carry: next } = pass.bits(at, p, e, s, carry, hint);
             let rate = lambda * bits;
@@ -280,32 +290,25 @@ impl Pass<'_> {
             let Some(slot) = self.slots[at.k - d].as_ref() else { continue };
             let (ej, sj) = (self.slot_field(at, p, ENDPOINTS, slot), self.slot_field(at, p, INDICES, slot));
             let pal_j = &slot.palettes[p];
+            let here = Some(Back { d, fields: slot.fields[p] });
             // The whole part of the earlier block.
-            consider(self, &mut best, ej, pal_j, sj, Some(d), None);
+            consider(self, &mut best, ej, pal_j, sj, here, None);
             // Each distinct field value once, at its nearest distance.
             if ej.nearest == Some(d) {
                 // Fewest bits these endpoints can cost (indices continuing a match at best)
                 // bound the error worth computing.
                 let floor =
-                    self.bits(at, p, ej, no_indices, carry, Some(d)).bits - LITERAL_BITS * index_bytes + CONTINUE_BITS;
+                    self.bits(at, p, ej, no_indices, carry, here).bits - LITERAL_BITS * index_bytes + CONTINUE_BITS;
                 let room = best.cost - lambda * floor;
                 if room > 0.0 {
                     let (s, err) = target.best_indices(pal_j, error_bound(room / target.scale));
-                    consider(self, &mut best, ej, pal_j, self.nearest(at, p, INDICES, s), Some(d), Some(err));
+                    consider(self, &mut best, ej, pal_j, self.nearest(at, p, INDICES, s), here, Some(err));
                 }
             }
             if sj.nearest == Some(d) {
-                consider(self, &mut best, e0, &pal0, sj, Some(d), None);
+                consider(self, &mut best, e0, &pal0, sj, here, None);
                 if let Some(e) = target.refit(sj.value) {
-                    consider(
-                        self,
-                        &mut best,
-                        self.nearest(at, p, ENDPOINTS, e),
-                        &part.kind.palette(e),
-                        sj,
-                        Some(d),
-                        None,
-                    );
+                    consider(self, &mut best, self.nearest(at, p, ENDPOINTS, e), &part.kind.palette(e), sj, here, None);
                 }
             }
         }
