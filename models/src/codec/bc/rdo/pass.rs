@@ -3,7 +3,7 @@
 
 use super::field_index::FieldIndex;
 use super::parts::{read_le, write_le, Palette, Part};
-use super::target::{Image, Target, FORBIDDEN};
+use super::target::{Image, Target, FORBIDDEN, REFIT_LANES};
 use super::{RdoSettings, CONTINUE_BITS, LITERAL_BITS, MATCH_BITS};
 use crate::texture::BcFormat;
 
@@ -24,6 +24,8 @@ pub(super) struct Pass<'a> {
     /// The current tile's finished blocks by tile-order index (`None`: not yet visited, or
     /// zero padding past the surface edge).
     slots: Vec<Option<Slot>>,
+    /// Scratch: the refits of a part's window's distinct index fields, in window order.
+    refits: Vec<Option<u64>>,
 }
 
 /// A finished block's fields, their classes in [`Pass::seen`] and palettes, per part, so
@@ -113,6 +115,7 @@ impl<'a> Pass<'a> {
             out: encoded.to_vec(),
             seen: parts.iter().map(|_| Default::default()).collect(),
             slots: vec![None; (tile_w / 4 * tile_h / 4) as usize],
+            refits: Vec::new(),
         }
     }
 
@@ -196,6 +199,30 @@ impl Pass<'_> {
     fn within_window(&self, at: &At, m: usize) -> Option<usize> {
         let d = at.k - m;
         (d <= self.settings.window_blocks as usize).then_some(d)
+    }
+
+    /// Refits, into `out`, each distinct index field of part `p` in the window, in window
+    /// order (nearest first, each value at its nearest block), several at a time.
+    fn refit_distinct_indices(&self, at: &At, p: usize, target: &Target, out: &mut Vec<Option<u64>>) {
+        out.clear();
+        let mut lanes = [0u64; REFIT_LANES];
+        let mut filled = 0;
+        for d in 1..=(self.settings.window_blocks as usize).min(at.k) {
+            let Some(slot) = self.slots[at.k - d].as_ref() else { continue };
+            let indices = self.slot_field(at, p, INDICES, slot);
+            if indices.nearest == Some(d) {
+                lanes[filled] = indices.value;
+                filled += 1;
+                if filled == REFIT_LANES {
+                    out.extend(target.refit_lanes(lanes));
+                    filled = 0;
+                }
+            }
+        }
+        if filled > 0 {
+            // The lanes past `filled` hold earlier fields again: fitted, and left out.
+            out.extend(&target.refit_lanes(lanes)[..filled]);
+        }
     }
 
     /// Estimated bits of coding part `p` as (`endpoints`, `indices`) after a field whose match
@@ -286,6 +313,9 @@ impl Pass<'_> {
         let index_bytes = (8 - part.kind.endpoint_bytes()) as f32;
         // Indices no field holds (wider than any): what the endpoints cost at least.
         let no_indices = Field { value: u64::MAX, nearest: None };
+        let mut refits = std::mem::take(&mut self.refits);
+        self.refit_distinct_indices(at, p, &target, &mut refits);
+        let mut refits_in_order = refits.iter();
         for d in 1..=window.min(at.k) {
             let Some(slot) = self.slots[at.k - d].as_ref() else { continue };
             let (ej, sj) = (self.slot_field(at, p, ENDPOINTS, slot), self.slot_field(at, p, INDICES, slot));
@@ -307,11 +337,12 @@ impl Pass<'_> {
             }
             if sj.nearest == Some(d) {
                 consider(self, &mut best, e0, &pal0, sj, here, None);
-                if let Some(e) = target.refit(sj.value) {
+                if let Some(&Some(e)) = refits_in_order.next() {
                     consider(self, &mut best, self.nearest(at, p, ENDPOINTS, e), &part.kind.palette(e), sj, here, None);
                 }
             }
         }
+        self.refits = refits;
         let range_e = self.field_range(global, part, ENDPOINTS);
         write_le(&mut self.out[range_e], best.endpoints);
         let range_s = self.field_range(global, part, INDICES);

@@ -21,6 +21,8 @@ pub(super) struct Target {
     pub x: [[i32; 3]; 16],
     /// The same as `f32`, for the least-squares fit.
     pub xf: [[f32; 3]; 16],
+    /// Each index's interpolation weights (a, b), for the fit.
+    weights: ([f32; 8], [f32; 8]),
     /// Texel lies inside the image.
     pub live: [bool; 16],
     /// BC1 only: the texel decoded opaque from the original block (must stay so).
@@ -47,6 +49,7 @@ impl Target {
             kind,
             x: [[0; 3]; 16],
             xf: [[0.0; 3]; 16],
+            weights: weights(kind),
             live: [false; 16],
             opaque: [true; 16],
             check_alpha: kind == Kind::Color(ColorMode::Bc1),
@@ -154,30 +157,44 @@ impl Target {
     /// Least-squares endpoints for fixed `indices` (four-colour / eight-value interpolation
     /// weights), quantised to the field; `None` when the indices do not pin two endpoints.
     pub(super) fn refit(&self, indices: u64) -> Option<u64> {
+        self.refit_lanes([indices; REFIT_LANES])[0]
+    }
+
+    /// [`refit`](Self::refit) of several index fields at once. Each lane sums its own
+    /// products texel by texel in the same order, so its result is bit for bit the one-field
+    /// fit's; side by side, the lanes' sums take the vector units.
+    pub(super) fn refit_lanes(&self, indices: [u64; REFIT_LANES]) -> [Option<u64>; REFIT_LANES] {
         let (bits, mask) = (self.kind.index_bits(), (1u64 << self.kind.index_bits()) - 1);
-        let (mut saa, mut sab, mut sbb) = (0f32, 0f32, 0f32);
-        let (mut sax, mut sbx) = ([0f32; 3], [0f32; 3]);
+        let (mut saa, mut sab, mut sbb) = ([0f32; REFIT_LANES], [0f32; REFIT_LANES], [0f32; REFIT_LANES]);
+        let (mut sax, mut sbx) = ([[0f32; REFIT_LANES]; 3], [[0f32; REFIT_LANES]; 3]);
         for t in 0..16 {
             if !self.live[t] || (self.check_alpha && !self.opaque[t]) {
                 continue;
             }
-            let i = ((indices >> (bits * t as u32)) & mask) as u32;
-            let (a, b) = match self.kind {
-                Kind::Color(_) => [(1.0, 0.0), (0.0, 1.0), (2.0 / 3.0, 1.0 / 3.0), (1.0 / 3.0, 2.0 / 3.0)][i as usize],
-                Kind::Alpha { .. } => match i {
-                    0 => (1.0, 0.0),
-                    1 => (0.0, 1.0),
-                    _ => ((8 - i) as f32 / 7.0, (i - 1) as f32 / 7.0),
-                },
-            };
-            saa += a * a;
-            sab += a * b;
-            sbb += b * b;
+            let shift = bits * t as u32;
+            let weight = |table: &[f32; 8], l: usize| table[((indices[l] >> shift) & mask) as usize];
+            let a: [f32; REFIT_LANES] = std::array::from_fn(|l| weight(&self.weights.0, l));
+            let b: [f32; REFIT_LANES] = std::array::from_fn(|l| weight(&self.weights.1, l));
+            for l in 0..REFIT_LANES {
+                saa[l] += a[l] * a[l];
+                sab[l] += a[l] * b[l];
+                sbb[l] += b[l] * b[l];
+            }
             for c in 0..3 {
-                sax[c] += a * self.xf[t][c];
-                sbx[c] += b * self.xf[t][c];
+                for l in 0..REFIT_LANES {
+                    sax[c][l] += a[l] * self.xf[t][c];
+                    sbx[c][l] += b[l] * self.xf[t][c];
+                }
             }
         }
+        std::array::from_fn(|l| {
+            let column = |sums: &[[f32; REFIT_LANES]; 3]| [sums[0][l], sums[1][l], sums[2][l]];
+            self.solve(saa[l], sab[l], sbb[l], column(&sax), column(&sbx))
+        })
+    }
+
+    /// The least-squares endpoints from a fit's sums, quantised to the field.
+    fn solve(&self, saa: f32, sab: f32, sbb: f32, sax: [f32; 3], sbx: [f32; 3]) -> Option<u64> {
         let det = saa * sbb - sab * sab;
         if det.abs() < 1e-3 {
             return None;
@@ -197,6 +214,27 @@ impl Target {
             }
         }
     }
+}
+
+/// Index fields [`Target::refit_lanes`] fits at once.
+pub(super) const REFIT_LANES: usize = 4;
+
+/// Each index's interpolation weights (a, b): the two endpoints' shares of its palette
+/// entry (four-colour for a colour part, eight-value for an alpha part).
+fn weights(kind: Kind) -> ([f32; 8], [f32; 8]) {
+    let (mut wa, mut wb) = ([0f32; 8], [0f32; 8]);
+    for i in 0..8u32 {
+        let (a, b) = match kind {
+            Kind::Color(_) => [(1.0, 0.0), (0.0, 1.0), (2.0 / 3.0, 1.0 / 3.0), (1.0 / 3.0, 2.0 / 3.0)][i as usize % 4],
+            Kind::Alpha { .. } => match i {
+                0 => (1.0, 0.0),
+                1 => (0.0, 1.0),
+                _ => ((8 - i) as f32 / 7.0, (i - 1) as f32 / 7.0),
+            },
+        };
+        (wa[i as usize], wb[i as usize]) = (a, b);
+    }
+    (wa, wb)
 }
 
 /// `v.round().clamp(0.0, max) as u64` for a whole `max` below 2^23, without a call to libm's

@@ -334,3 +334,27 @@ fn libm_free_rounding_matches_libm_at_the_edges() {
         assert_eq!(super::pass::error_bound(x), x.ceil().min(near_forbidden) as u32, "{x}");
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Refitting several index fields at once gives each lane what fitting it alone gives:
+    /// no lane reads another's indices or sums (colour and alpha parts, BC1 transparency).
+    #[test]
+    fn refit_lanes_match_one_at_a_time(
+        fmt in 0usize..4, block in 0usize..16, fields in any::<u64>(), lanes in any::<[u64; super::target::REFIT_LANES]>(),
+    ) {
+        use super::parts::parts;
+        use super::target::{Image, Target};
+        let (w, h) = (16u32, 14u32); // partial edge blocks
+        let img = test_image(w, h, 30);
+        let image = Image { rgba: &img, width: w as usize, height: h as usize };
+        let format = FORMATS[fmt];
+        for part in parts(format).unwrap() {
+            let target = Target::new(&image, 4, block, part.kind, (fields & 0xFFFF_FFFF, fields >> 32), &RdoSettings::default());
+            let together = target.refit_lanes(lanes);
+            for (l, &indices) in lanes.iter().enumerate() {
+                prop_assert_eq!(together[l], target.refit(indices), "lane {}", l);
+            }
+        }
+    }
+}
