@@ -189,7 +189,7 @@ impl Pass<'_> {
         Field { value, nearest: latest.and_then(|m| self.within_window(at, m)) }
     }
 
-    /// Field `which` of part `p` of `slot` (the block at tile-order index `m`).
+    /// Field `which` of part `p` of a finished block's `slot`, with its nearest window distance.
     fn slot_field(&self, at: &At, p: usize, which: usize, slot: &Slot) -> Field {
         let latest = self.seen[p][which].latest_of_class(slot.classes[p][which]);
         Field { value: slot.fields[p][which], nearest: self.within_window(at, latest) }
@@ -201,12 +201,13 @@ impl Pass<'_> {
         (d <= self.settings.window_blocks as usize).then_some(d)
     }
 
-    /// Refits, into `out`, each distinct index field of part `p` in the window, in window
-    /// order (nearest first, each value at its nearest block), several at a time.
-    fn refit_distinct_indices(&self, at: &At, p: usize, target: &Target, out: &mut Vec<Option<u64>>) {
+    /// Refits, into `out`, the block's own index field `own`, then each distinct index field
+    /// of part `p` in the window, in window order (nearest first, each value at its nearest
+    /// block), several at a time.
+    fn refit_indices(&self, at: &At, p: usize, target: &Target, own: u64, out: &mut Vec<Option<u64>>) {
         out.clear();
-        let mut lanes = [0u64; REFIT_LANES];
-        let mut filled = 0;
+        let mut lanes = [own; REFIT_LANES];
+        let mut filled = 1;
         for d in 1..=(self.settings.window_blocks as usize).min(at.k) {
             let Some(slot) = self.slots[at.k - d].as_ref() else { continue };
             let indices = self.slot_field(at, p, INDICES, slot);
@@ -304,7 +305,10 @@ impl Pass<'_> {
             }
         };
         // The block's own fields improved for quality alone: refitted endpoints, best indices.
-        if let Some(e) = target.refit(s0.value) {
+        let mut refits = std::mem::take(&mut self.refits);
+        self.refit_indices(at, p, &target, s0.value, &mut refits);
+        let mut refits_in_order = refits.iter();
+        if let Some(&Some(e)) = refits_in_order.next() {
             consider(self, &mut best, self.nearest(at, p, ENDPOINTS, e), &part.kind.palette(e), s0, None, None);
         }
         let (s, err) = target.best_indices(&pal0, u32::MAX);
@@ -313,9 +317,6 @@ impl Pass<'_> {
         let index_bytes = (8 - part.kind.endpoint_bytes()) as f32;
         // Indices no field holds (wider than any): what the endpoints cost at least.
         let no_indices = Field { value: u64::MAX, nearest: None };
-        let mut refits = std::mem::take(&mut self.refits);
-        self.refit_distinct_indices(at, p, &target, &mut refits);
-        let mut refits_in_order = refits.iter();
         for d in 1..=window.min(at.k) {
             let Some(slot) = self.slots[at.k - d].as_ref() else { continue };
             let (ej, sj) = (self.slot_field(at, p, ENDPOINTS, slot), self.slot_field(at, p, INDICES, slot));

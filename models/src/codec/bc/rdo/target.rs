@@ -154,15 +154,17 @@ impl Target {
         best
     }
 
-    /// Least-squares endpoints for fixed `indices` (four-colour / eight-value interpolation
-    /// weights), quantised to the field; `None` when the indices do not pin two endpoints.
+    /// [`refit_lanes`](Self::refit_lanes) of one index field.
+    #[cfg(test)]
     pub(super) fn refit(&self, indices: u64) -> Option<u64> {
         self.refit_lanes([indices; REFIT_LANES])[0]
     }
 
-    /// [`refit`](Self::refit) of several index fields at once. Each lane sums its own
-    /// products texel by texel in the same order, so its result is bit for bit the one-field
-    /// fit's; side by side, the lanes' sums take the vector units.
+    /// Least-squares endpoints for each of several fixed index fields (four-colour /
+    /// eight-value interpolation weights), quantised to the field; `None` where the indices
+    /// do not pin two endpoints. Each lane sums its own products texel by texel in the order
+    /// a one-field fit would, so its result does not depend on the other lanes; side by side,
+    /// the lanes' sums take the vector units.
     pub(super) fn refit_lanes(&self, indices: [u64; REFIT_LANES]) -> [Option<u64>; REFIT_LANES] {
         let (bits, mask) = (self.kind.index_bits(), (1u64 << self.kind.index_bits()) - 1);
         let (mut saa, mut sab, mut sbb) = ([0f32; REFIT_LANES], [0f32; REFIT_LANES], [0f32; REFIT_LANES]);
