@@ -24,6 +24,7 @@ mod packed_engine;
 mod plot_cmd;
 mod pool;
 mod regress;
+mod reuse;
 mod scenario_errors;
 mod set_io;
 mod soak;

@@ -39,6 +39,9 @@ impl Override {
     pub(super) fn apply(&self, scenario: &Scenario) -> Result<Scenario, ScenarioError> {
         let err = |message: String| ScenarioError::Override { arg: self.to_string(), message };
         let mut tree = serde_json::to_value(scenario).map_err(|e| err(e.to_string()))?;
+        // An optional field left out of the serialized scenario while unset (so that adding
+        // one changes no resolved config): added here, and kept only if serde knows it.
+        let absent = walk(&mut tree, &self.path).err().filter(|_| add_absent_field(&mut tree, &self.path));
         let slot = walk(&mut tree, &self.path).map_err(err)?;
         let before = slot.clone();
         let value = parse_like(slot, &self.value);
@@ -52,6 +55,11 @@ impl Override {
             }
             (result, _) => result,
         };
+        if let (Some(no_such_field), Err(e)) = (absent, &parsed) {
+            if e.to_string().contains("unknown field") {
+                return Err(err(no_such_field));
+            }
+        }
         // serde says what type it wanted; the field's current value shows the shape to write.
         let mut changed: Scenario = parsed.map_err(|e| {
             err(format!("{e}; {} holds {} now (write the new value the same way)", self.path, shape_of(&before)))
@@ -114,6 +122,24 @@ fn walk<'a>(root: &'a mut Value, path: &str) -> Result<&'a mut Value, String> {
         slot = slot.get_mut(key.as_str()).expect("resolved above");
     }
     Ok(slot)
+}
+
+/// Adds `path`'s last field, as `null`, to the section the rest of `path` leads to, when
+/// that section is a struct without it; whether it did.
+fn add_absent_field(root: &mut Value, path: &str) -> bool {
+    let Some((section, field)) = path.rsplit_once('.') else {
+        return match root {
+            Value::Object(map) if !map.contains_key(path) => map.insert(path.to_string(), Value::Null).is_none(),
+            _ => false,
+        };
+    };
+    match walk(root, section) {
+        Ok(Value::Object(map)) if single_variant(map).is_none() && !map.contains_key(field) => {
+            map.insert(field.to_string(), Value::Null);
+            true
+        }
+        _ => false,
+    }
 }
 
 fn single_variant(map: &serde_json::Map<String, Value>) -> Option<(&String, &Value)> {
@@ -258,5 +284,24 @@ mod tests {
         let e = load(&["hardware.nvme.queue_depth=0"]).unwrap_err().to_string();
         assert!(e.starts_with("--set hardware.nvme.queue_depth=0") && e.contains("1..=65536"), "{e}");
         assert!("noequals".parse::<Override>().is_err());
+    }
+
+    /// An optional field the serialized scenario leaves out while unset (`render.reuse`)
+    /// can be set; a misspelt one still gets the list of fields.
+    #[test]
+    fn sets_optional_fields_left_out_while_unset() {
+        let text =
+            r#"Scenario(name: "t", workload: Stream((mode: TimingOnly, render: (feedback: (writes: Location)))))"#;
+        let set = |value: &str| {
+            let o: Override = value.parse().unwrap();
+            Scenario::from_text(text, Path::new("t.ron"), &[o])
+        };
+        let s = set("workload.render.reuse=Some((frames: 4, max_motion: 8.0))").unwrap();
+        let crate::scenario::Workload::Stream(w) = &s.workload else { panic!("a Stream workload") };
+        assert_eq!(w.render.reuse, Some(crate::scene::TemporalReuse { frames: 4, max_motion: 8.0 }));
+        let e = set("workload.render.reus=Some((frames: 4, max_motion: 8.0))").unwrap_err().to_string();
+        assert!(e.contains("workload.render has no field \"reus\"; its fields are: resolution"), "{e}");
+        let e = set("workload.render.reuse=Some((frames: 3, max_motion: 8.0))").unwrap_err().to_string();
+        assert!(e.contains("render.reuse.frames") && e.contains("2, 4 or 8"), "{e}");
     }
 }

@@ -21,5 +21,5 @@ pub use pattern::SamplePattern;
 pub use raycast::{PixelHit, PrimaryRay, RayCamera, RayDirection};
 pub use render::{
     FeedbackConfig, FeedbackKind, FeedbackRenderer, FeedbackWrites, FrameStats, PixelLods, RenderConfig, Residency,
-    READ_MIPS,
+    TemporalReuse, READ_MIPS,
 };

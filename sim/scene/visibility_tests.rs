@@ -65,7 +65,7 @@ fn bands_resolve_like_the_whole_frame() {
         vis.prepare(&camera, &shapes, grid, 1 + case as u32 % 4);
         let mut next_sample = 0;
         for b in 0..vis.bands() {
-            let samples = vis.resolve(&camera, &shapes, &pixels, b, &mut band);
+            let samples = vis.resolve(&camera, &shapes, &pixels, b, None, &mut band);
             assert_eq!(samples, grid.samples_of_rows(vis.band_rows(b)));
             assert_eq!(samples.start, next_sample, "bands cover the frame in order");
             next_sample = samples.end;
@@ -79,6 +79,41 @@ fn bands_resolve_like_the_whole_frame() {
         assert_eq!(next_sample, pixels.len(), "bands cover the frame");
     }
     assert!(hits > 1000, "only {hits} hits: the test would prove little");
+}
+
+/// Resolving only some phases of cells (`render.reuse`) finds, for each of those cells,
+/// what resolving every cell finds, and leaves every other cell a miss: one phase (every
+/// 2nd, 4th or 8th block of a row) and several.
+#[test]
+fn cell_phases_resolve_like_the_whole_frame_where_resolved() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(8);
+    let pattern = SamplePattern::new(8).unwrap();
+    let (mut vis, mut whole, mut band) = (Visibility::default(), SampleHits::default(), SampleHits::default());
+    let (mut resolved_hits, mut left_out) = (0, 0);
+    for (case, (phases, mask)) in
+        [(2, 0b01), (2, 0b10), (4, 0b0100), (4, 0b1010), (8, 0b1000_0001)].into_iter().enumerate()
+    {
+        let cells = CellPhases { phases, mask };
+        let shapes = random_scene(&mut rng);
+        let position = DVec3::new(rng.gen_range(-60.0..60.0), rng.gen_range(-60.0..60.0), 70.0);
+        let camera = RayCamera::new(position, -position, DVec3::Y, 70.0, 300, 190);
+        let (pixels, grid) = (pattern.pixels(300, 190, 9, case as u64), pattern.grid(300, 190));
+        vis.run(&camera, &shapes, &pixels, grid, &mut whole);
+        vis.prepare(&camera, &shapes, grid, 1 + case as u32 % 3);
+        for b in 0..vis.bands() {
+            for i in vis.resolve(&camera, &shapes, &pixels, b, Some(cells), &mut band) {
+                let (bx, by) = (i as u32 % grid.blocks_x, i as u32 / grid.blocks_x);
+                if cells.has(cells.phase(bx, by)) {
+                    assert_eq!(band.nearest_hit(i), whole.nearest_hit(i), "case {case} sample {i}");
+                    resolved_hits += usize::from(whole.nearest(i) != MISS);
+                } else {
+                    assert_eq!(band.nearest(i), MISS, "case {case} sample {i} was resolved");
+                    left_out += usize::from(whole.nearest(i) != MISS);
+                }
+            }
+        }
+    }
+    assert!(resolved_hits > 300 && left_out > 300, "{resolved_hits} / {left_out} hits: the test would prove little");
 }
 
 /// A camera flying through a dense grid (boxes beside and behind it straddle the camera

@@ -13,7 +13,7 @@ use sfsim_models::units::Time;
 use std::path::{Path, PathBuf};
 
 /// Bytes of one row in the spill file.
-pub const FRAME_BYTES: usize = 8 * (2 + 9 + crate::scene::READ_MIPS + 6 + 2 * MIP_COLUMNS) + 4;
+pub const FRAME_BYTES: usize = 8 * (2 + 10 + crate::scene::READ_MIPS + 6 + 2 * MIP_COLUMNS) + 4;
 
 /// Rows held before they are written out together; a run this short never creates a
 /// spill file.
@@ -103,7 +103,7 @@ fn encode(r: &StreamFrame, out: &mut Vec<u8>) {
         e.u64(v);
     }
     e.f64(s.lod_deficit_sum);
-    for v in [s.blurry, s.nonresident_reads, s.nonresident_reads_point] {
+    for v in [s.blurry, s.nonresident_reads, s.nonresident_reads_point, s.reused_samples] {
         e.u64(v);
     }
     s.reads_by_mip.iter().for_each(|&v| e.u64(v));
@@ -129,6 +129,7 @@ fn decode(bytes: &[u8], engine: FrameReport, bottleneck: Resource) -> StreamFram
         blurry: d.u64(),
         nonresident_reads: d.u64(),
         nonresident_reads_point: d.u64(),
+        reused_samples: d.u64(),
         reads_by_mip: std::array::from_fn(|_| d.u64()),
     };
     let [tiles_in_flight, staging_used, io_waiting, nvme_bytes, mdu_in, mdu_out] = std::array::from_fn(|_| d.u64());
@@ -270,6 +271,7 @@ mod tests {
             blurry: rng.gen(),
             nonresident_reads: rng.gen(),
             nonresident_reads_point: rng.gen(),
+            reused_samples: rng.gen(),
             reads_by_mip: [0; crate::scene::READ_MIPS],
         };
         sampler.reads_by_mip.iter_mut().for_each(|v| *v = rng.gen());

@@ -363,6 +363,9 @@ pub fn run_spilling(
     engine.push_stats(&mut stats, frame_period);
     push_bottleneck_stats(&mut stats, &bottlenecks);
     totals.push_quality_stats(&mut stats, "sampled texture reads", "");
+    if cfg.render.reuse.is_some() {
+        totals.push_reuse_stats(&mut stats);
+    }
     cuts.push_stats(&mut stats, frame_period);
     engine.push_mip_stats(&mut stats);
     background.push_stats(&mut stats, scenario.duration);

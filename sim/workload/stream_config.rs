@@ -92,6 +92,11 @@ impl StreamWorkload {
                 ),
             ));
         }
+        let mut sampled = self.render;
+        sampled.measure_quality = self.mode == StreamMode::Full;
+        if let Some(conflict) = sampled.reuse_conflict() {
+            return Err(ConfigError::new("render.reuse", conflict));
+        }
         self.engine.validate().map_err(|e| e.within("engine"))?;
         background::validate(&self.background)?;
         self.content.validate().map_err(|e| e.within("content"))

@@ -11,6 +11,7 @@
 //! Shading only reads the renderer, and what merging writes ([`FeedbackSink`]) is out of
 //! the renderer for the frame, so the two never touch the same data.
 
+use super::reuse::{ChunkReuse, ReusePlan};
 use super::trace::{Chunk, TracedSample, Writes, NONRESIDENT, NONRESIDENT_POINT};
 use super::{FeedbackKind, FeedbackRenderer, FrameBuffers, FrameStats, PixelLods, READ_MIPS};
 use crate::scene::requests::FirstWrites;
@@ -18,7 +19,7 @@ use crate::scene::RayCamera;
 use rayon::prelude::*;
 use sfsim_models::gpu::{linear_mips, FeedbackArray, Lod53, MipRegionUsedFeedback, MipRegions};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, PoisonError};
+use std::sync::{mpsc, Mutex, PoisonError};
 
 /// Chunk buffers a frame's tracing cycles through on several cores (see `trace_and_merge`).
 const RING: usize = 8;
@@ -102,10 +103,11 @@ impl FeedbackRenderer<'_> {
     /// (`bufs.traced` holds one buffer per chunk): on this thread as they finish when it is
     /// outside the pool, after they all finished when it is one of the pool's own workers
     /// (a sweep's point), which must not block waiting for work it would have to run.
-    pub(super) fn trace_and_merge(
+    pub(super) fn trace_and_merge<'r>(
         &self,
         camera: &RayCamera,
         bufs: &mut FrameBuffers,
+        reuse_of: &(dyn Fn(usize) -> Option<(ReusePlan, &'r Mutex<ChunkReuse>)> + Sync),
         sink: &mut FeedbackSink,
         stats: &mut FrameStats,
         mut pixels: Option<&mut Vec<PixelLods>>,
@@ -114,7 +116,7 @@ impl FeedbackRenderer<'_> {
             let (frame_pixels, visibility) = (&bufs.pixels[..], &bufs.visibility);
             bufs.traced.par_iter_mut().enumerate().for_each(|(c, chunk)| {
                 let chunk = chunk.get_mut().unwrap_or_else(PoisonError::into_inner);
-                self.trace_chunk(camera, visibility, frame_pixels, c, chunk);
+                self.trace_chunk(camera, visibility, frame_pixels, c, reuse_of(c), chunk);
             });
             for chunk in &mut bufs.traced {
                 let chunk = chunk.get_mut().unwrap_or_else(PoisonError::into_inner);
@@ -135,7 +137,7 @@ impl FeedbackRenderer<'_> {
                 std::thread::yield_now();
             }
             let mut chunk = traced[c % ring].lock().unwrap_or_else(PoisonError::into_inner);
-            self.trace_chunk(camera, visibility, frame_pixels, c, &mut chunk);
+            self.trace_chunk(camera, visibility, frame_pixels, c, reuse_of(c), &mut chunk);
         };
         let (done_tx, done_rx) = mpsc::channel::<usize>();
         rayon::in_place_scope(|scope| {
@@ -204,7 +206,8 @@ impl FeedbackRenderer<'_> {
         pixels: Option<&mut Vec<PixelLods>>,
     ) {
         stats.samples += chunk.len as u64;
-        stats.hits += chunk.hits.len() as u64;
+        stats.hits += chunk.hits.len() as u64 + chunk.reused_hits;
+        stats.reused_samples += chunk.reused_samples;
         stats.texture_samples += (chunk.samples.len() + chunk.location_writes.len()) as u64;
         if self.cfg.measure_quality {
             stats.quality_samples += chunk.samples.len() as u64;

@@ -6,6 +6,7 @@
 mod merge;
 mod pattern_ahead;
 mod recent;
+mod reuse;
 mod tiles;
 mod trace;
 mod twins;
@@ -15,6 +16,8 @@ use super::visibility::Visibility;
 use super::{RayCamera, SamplePattern, Scene};
 use merge::FeedbackSink;
 use pattern_ahead::PatternAhead;
+use reuse::ReuseState;
+pub use reuse::TemporalReuse;
 use serde::{Deserialize, Serialize};
 use sfsim_models::gpu::{
     FeedbackArray, FeedbackLayout, Filter, FootprintRegions, Lod53, MinMipFeedbackSlice, MinMipMap,
@@ -107,6 +110,13 @@ pub struct RenderConfig {
     /// The material sampler (anisotropic 16×, no bias, point-sampled MinMip clamp).
     pub sampler: SamplerDesc,
     pub residency: Residency,
+    /// Approximate timing-only sampling (`None`, exact): trace each sample cell once every
+    /// `frames` frames and reuse its feedback writes in between while the camera moves
+    /// less than `max_motion` pixels (issue 17's separate, inexact mode; README
+    /// "Approximate timing-only runs"). Needs a Stream workload with `mode: TimingOnly`
+    /// and `feedback.writes: Location`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reuse: Option<TemporalReuse>,
     /// Whether each texture read also looks up its MinMip clamp to measure the effective
     /// LOD (the visual-quality statistics). Nothing else reads the effective LOD, so a
     /// timing-only run (the stream workload's `mode: TimingOnly`) turns it off; set
@@ -122,6 +132,7 @@ impl Default for RenderConfig {
             feedback: FeedbackConfig::default(),
             sampler: SamplerDesc::new(Filter::Anisotropic { max_aniso: 16 }),
             residency: Residency::TailOnly,
+            reuse: None,
             measure_quality: true,
         }
     }
@@ -145,7 +156,29 @@ impl RenderConfig {
                 format!("{} must be a power of two in 1..=65536", self.feedback.one_in),
             ));
         }
+        if let Some(reuse) = &self.reuse {
+            reuse.validate().map_err(|e| e.within("reuse"))?;
+        }
         self.sampler.validate().map_err(|e| ConfigError::new("sampler", e.to_string()))
+    }
+
+    /// Why `reuse` cannot run with these settings (it reuses location feedback values
+    /// and nothing else), or `None` when it can or is off.
+    pub fn reuse_conflict(&self) -> Option<String> {
+        let reuse = self.reuse?;
+        let problem = if self.measure_quality {
+            "measures quality (a full run)"
+        } else if self.feedback.writes != FeedbackWrites::Location {
+            "writes feedback over the footprint"
+        } else if self.feedback.kind != FeedbackKind::MinMip {
+            "writes MipRegionUsed feedback"
+        } else {
+            return None;
+        };
+        Some(format!(
+            "{reuse:?} needs timing-only MinMip feedback at the location (mode: TimingOnly, feedback.writes: \
+             Location, feedback.kind: MinMip), but this run {problem}; expected None"
+        ))
     }
 }
 
@@ -177,6 +210,9 @@ pub struct FrameStats {
     /// Measured texture samples per effective mip, `floor(effective LOD)` (15 and above in
     /// the last entry).
     pub reads_by_mip: [u64; READ_MIPS],
+    /// Samples whose feedback writes were reused from an earlier frame instead of traced
+    /// (`render.reuse`; counted in `samples`, `hits` and the writes as if traced).
+    pub reused_samples: u64,
 }
 
 /// Entries of [`FrameStats::reads_by_mip`]: mips 0..=15.
@@ -241,6 +277,17 @@ impl FrameStats {
         );
     }
 
+    /// `render.reused_share`: the share of samples whose feedback writes were reused
+    /// (`render.reuse`).
+    pub fn push_reuse_stats(&self, s: &mut crate::stats::StatSet) {
+        s.push(
+            "render.reused_share",
+            (self.samples > 0).then(|| self.reused_samples as f64 / self.samples as f64),
+            "fraction",
+            "sampled pixels whose feedback writes were reused from an earlier frame (render.reuse) instead of traced",
+        );
+    }
+
     /// Adds another frame's (or chunk's) counts.
     pub fn accumulate(&mut self, other: &FrameStats) {
         self.samples += other.samples;
@@ -252,6 +299,7 @@ impl FrameStats {
         self.blurry += other.blurry;
         self.nonresident_reads += other.nonresident_reads;
         self.nonresident_reads_point += other.nonresident_reads_point;
+        self.reused_samples += other.reused_samples;
         for (a, b) in self.reads_by_mip.iter_mut().zip(&other.reads_by_mip) {
             *a += b;
         }
@@ -319,6 +367,8 @@ pub struct FeedbackRenderer<'s> {
     written: Vec<bool>,
     /// Per-frame buffers, kept so that a frame allocates nothing once warm.
     frame: FrameBuffers,
+    /// With `reuse`: which cells were traced when, and what they wrote.
+    reuse: Option<ReuseState>,
     /// On several cores, the next frame's sample pattern, drawn by a worker meanwhile.
     pattern_ahead: PatternAhead,
     /// `requested_tiles`' scratch: where each texture's tiles are in its output.
@@ -337,6 +387,9 @@ struct FrameBuffers {
 impl<'s> FeedbackRenderer<'s> {
     pub fn new(scene: &'s Scene, cfg: &RenderConfig) -> Result<Self, ConfigError> {
         cfg.validate()?;
+        if let Some(conflict) = cfg.reuse_conflict() {
+            return Err(ConfigError::new("reuse", conflict));
+        }
         let pattern = SamplePattern::new(cfg.feedback.one_in).expect("validated");
         let mut layouts = Vec::with_capacity(scene.textures.len());
         let mut minmip = Vec::with_capacity(scene.textures.len());
@@ -472,6 +525,7 @@ impl<'s> FeedbackRenderer<'s> {
             tile_sets: scene.textures.iter().map(|d| TileSet::new(TileGrid::new(d))).collect(),
             written,
             frame: FrameBuffers::default(),
+            reuse: cfg.reuse.map(ReuseState::new),
             pattern_ahead: PatternAhead::default(),
             tile_ranges: Vec::new(),
         };
@@ -606,6 +660,9 @@ impl<'s> FeedbackRenderer<'s> {
         let band_rows = (CHUNK as u32 / grid.blocks_x.max(1)).max(grid.blocks_y.div_ceil(MAX_CHUNKS));
         bufs.visibility.prepare(camera, &self.scene.shapes, grid, band_rows);
         let chunks = bufs.visibility.bands();
+        let mut reuse = self.reuse.take();
+        let plan = reuse.as_mut().map(|r| r.plan(camera, frame, bufs.visibility.nearest_distance(), chunks));
+        let reuse_of = |c: usize| Some((plan?, &reuse.as_ref()?.chunks[c]));
         let mut stats = FrameStats::default();
         // What merging writes leaves the renderer for the frame, so that shading (which
         // only reads the renderer) can run beside the merge.
@@ -616,13 +673,18 @@ impl<'s> FeedbackRenderer<'s> {
             bufs.traced.resize_with(1, Default::default);
             let chunk = bufs.traced[0].get_mut().unwrap_or_else(PoisonError::into_inner);
             for c in 0..chunks {
-                self.trace_chunk(camera, &bufs.visibility, &bufs.pixels, c, chunk);
+                self.trace_chunk(camera, &bufs.visibility, &bufs.pixels, c, reuse_of(c), chunk);
                 self.merge_chunk(&mut sink, chunk, &bufs.pixels, &mut stats, pixels.as_deref_mut());
             }
         } else {
             bufs.traced.resize_with(chunks, Default::default);
-            self.trace_and_merge(camera, &mut bufs, &mut sink, &mut stats, pixels);
+            self.trace_and_merge(camera, &mut bufs, &reuse_of, &mut sink, &mut stats, pixels);
         }
+        if let Some(r) = reuse.as_mut() {
+            r.samples += stats.samples;
+            r.reused_samples += stats.reused_samples;
+        }
+        self.reuse = reuse;
         sink.put_back(self);
         if beside_pool {
             // This frame's pixels are not read again: the buffer takes the next frame's.

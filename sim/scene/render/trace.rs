@@ -10,8 +10,10 @@
 use super::super::visibility::{SampleHits, Visibility, MISS};
 use super::super::RayCamera;
 use super::recent::Recent;
+use super::reuse::{reuse_writes, ChunkReuse, ReusePlan};
 use super::{FeedbackRenderer, FeedbackWrites};
 use sfsim_models::gpu::{CoarserRegions, DesiredLod, FootprintRegions, Lod53, Lods, MipRegions, RegionRuns};
+use std::sync::{Mutex, PoisonError};
 
 /// About the samples per parallel work item (a band of whole block rows: a chunk resolves
 /// its own rows' visibility).
@@ -119,6 +121,10 @@ pub(super) struct Chunk {
     /// first texture's desired LOD, then that LOD in 5.3 form (all the reads need).
     lengths: Vec<Option<f64>>,
     values: Vec<Option<Lod53>>,
+    /// With `render.reuse`: of the chunk's samples, those whose writes (at the end of
+    /// `location_writes`) were reused, and how many of them hit something.
+    pub reused_samples: u64,
+    pub reused_hits: u64,
 }
 
 /// A sample that hit something: where, and the UV derivatives there.
@@ -139,9 +145,11 @@ impl FeedbackRenderer<'_> {
         visibility: &Visibility,
         pixels: &[(u32, u32)],
         band: usize,
+        reuse: Option<(ReusePlan, &Mutex<ChunkReuse>)>,
         chunk: &mut Chunk,
     ) {
-        let range = visibility.resolve(camera, &self.scene.shapes, pixels, band, &mut chunk.visible);
+        let cells = reuse.map(|(plan, _)| plan);
+        let range = visibility.resolve(camera, &self.scene.shapes, pixels, band, cells, &mut chunk.visible);
         let visible = &chunk.visible;
         chunk.len = range.len();
         chunk.reads.clear();
@@ -152,6 +160,7 @@ impl FeedbackRenderer<'_> {
         chunk.desired.clear();
         chunk.lengths.clear();
         chunk.values.clear();
+        (chunk.reused_samples, chunk.reused_hits) = (0, 0);
         // Pass 1: shading.
         for i in range.clone() {
             let (nearest, t) = visible.nearest_hit(i);
@@ -184,6 +193,10 @@ impl FeedbackRenderer<'_> {
                 let start = chunk.location_writes.len() as u32;
                 self.feedback_values_at_location(hit, value, &mut chunk.location_writes);
                 chunk.reads.push(start..chunk.location_writes.len() as u32);
+            }
+            if let Some((plan, cache)) = reuse {
+                let mut cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
+                reuse_writes(plan, visibility.grid(), range, chunk, &mut cache);
             }
             return;
         }
