@@ -32,52 +32,6 @@ impl SampleGrid {
     }
 }
 
-/// Which of a frame's sample cells (blocks) to resolve: those whose phase,
-/// `(block x + block y) mod phases`, has its bit set in `mask` (`render.reuse`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CellPhases {
-    pub phases: u32,
-    pub mask: u8,
-}
-
-impl CellPhases {
-    /// The phase of the cell at block (`bx`, `by`) (`phases` is a power of two).
-    #[inline]
-    pub fn phase(&self, bx: u32, by: u32) -> u32 {
-        (bx + by) & (self.phases - 1)
-    }
-
-    #[inline]
-    pub fn has(&self, phase: u32) -> bool {
-        self.mask >> phase & 1 != 0
-    }
-
-    /// Whether every phase is in.
-    pub fn all(&self) -> bool {
-        self.mask.count_ones() == self.phases
-    }
-
-    /// Calls `f` with the blocks `x0..=x1` of block row `by` whose phase is in.
-    #[inline(always)]
-    pub fn for_each_in_row(self, by: u32, x0: u32, x1: u32, mut f: impl FnMut(u32)) {
-        if self.mask.count_ones() == 1 {
-            // One phase: every `phases`-th block.
-            let offset = (self.mask.trailing_zeros().wrapping_sub(x0 + by)) & (self.phases - 1);
-            let mut bx = x0 + offset;
-            while bx <= x1 {
-                f(bx);
-                bx += self.phases;
-            }
-        } else {
-            for bx in x0..=x1 {
-                if self.has(self.phase(bx, by)) {
-                    f(bx);
-                }
-            }
-        }
-    }
-}
-
 /// No object along the ray.
 pub const MISS: u32 = u32::MAX;
 
@@ -198,62 +152,37 @@ impl Visibility {
         cells: Option<CellPhases>,
         out: &mut SampleHits,
     ) -> std::ops::Range<usize> {
+        if let Some(cells) = cells.filter(|c| !c.all()) {
+            return self.resolve_phases(camera, shapes, pixels, band, cells, out);
+        }
         let grid = self.grid;
         debug_assert_eq!(pixels.len(), (grid.blocks_x * grid.blocks_y) as usize);
         let rows = self.band_rows(band);
         let samples = grid.samples_of_rows(rows.clone());
         out.first = samples.start;
         out.rays.clear();
+        out.rays.extend(pixels[samples.clone()].iter().map(|&(x, y)| camera.primary_direction(x, y)));
         out.nearest_t.clear();
-        match cells.filter(|c| !c.all()) {
-            None => {
-                out.rays.extend(pixels[samples.clone()].iter().map(|&(x, y)| camera.primary_direction(x, y)));
-                out.nearest_t.resize(samples.len(), f64::INFINITY);
-            }
-            Some(cells) => {
-                // A cell left out gets no ray, and a nearest distance below every box's, so
-                // no box is tested against it: it misses.
-                let unused = camera.primary_direction(0, 0);
-                let mut k = samples.start;
-                for by in rows.clone() {
-                    let mut phase = cells.phase(0, by);
-                    for _ in 0..grid.blocks_x {
-                        let (x, y) = pixels[k];
-                        let resolved = cells.has(phase);
-                        out.rays.push(if resolved { camera.primary_direction(x, y) } else { unused });
-                        out.nearest_t.push(if resolved { f64::INFINITY } else { f64::NEG_INFINITY });
-                        phase = (phase + 1) & (cells.phases - 1);
-                        k += 1;
-                    }
-                }
-            }
-        }
+        out.nearest_t.resize(samples.len(), f64::INFINITY);
         out.nearest.clear();
         out.nearest.resize(samples.len(), NOTHING);
         let (origin, best_t, best, rays) = (camera.position, &mut out.nearest_t, &mut out.nearest, &out.rays);
-        let some_cells = cells.filter(|c| !c.all());
         for &(near, object, rect) in &self.banded[self.band_starts[band]..self.band_starts[band + 1]] {
             let shape = &shapes[object as usize];
             for by in rect.y0.max(rows.start)..=rect.y1.min(rows.end - 1) {
                 let row = ((by - rows.start) * grid.blocks_x) as usize;
-                match some_cells {
-                    None => {
-                        for bx in rect.x0..=rect.x1 {
-                            nearer(
-                                shape,
-                                object,
-                                near,
-                                origin,
-                                &rays[row + bx as usize],
-                                row + bx as usize,
-                                best_t,
-                                best,
-                            );
+                for bx in rect.x0..=rect.x1 {
+                    let k = row + bx as usize;
+                    if best_t[k] < near {
+                        continue;
+                    }
+                    let ray = &rays[k];
+                    if let Some((t, face)) = shape.hit_distance_face_inv(origin, ray.dir, ray.inv_dir, best_t[k]) {
+                        if t < best_t[k] || object < best[k].object {
+                            best_t[k] = t;
+                            best[k] = Nearest { object, face };
                         }
                     }
-                    Some(cells) => cells.for_each_in_row(by, rect.x0, rect.x1, |bx| {
-                        nearer(shape, object, near, origin, &rays[row + bx as usize], row + bx as usize, best_t, best);
-                    }),
                 }
             }
         }
@@ -292,31 +221,6 @@ impl SampleHits {
     #[inline]
     pub fn nearest_hit(&self, i: usize) -> (Nearest, f64) {
         (self.nearest[i - self.first], self.nearest_t[i - self.first])
-    }
-}
-
-/// Tests sample `k`'s ray against `shape` (object `object`, its box `near` away) and keeps
-/// the hit if it is the sample's nearest so far (the lower object on a tie).
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn nearer(
-    shape: &Shape,
-    object: u32,
-    near: f64,
-    origin: DVec3,
-    ray: &RayDirection,
-    k: usize,
-    best_t: &mut [f64],
-    best: &mut [Nearest],
-) {
-    if best_t[k] < near {
-        return;
-    }
-    if let Some((t, face)) = shape.hit_distance_face_inv(origin, ray.dir, ray.inv_dir, best_t[k]) {
-        if t < best_t[k] || object < best[k].object {
-            best_t[k] = t;
-            best[k] = Nearest { object, face };
-        }
     }
 }
 
@@ -397,6 +301,10 @@ fn visible_depth(camera: &RayCamera, b: Aabb) -> Option<f64> {
     // Too near to clip safely (the projection's 1e-9 plane, rounding): the whole screen.
     (near > 1e-6).then_some(near)
 }
+
+#[path = "visibility_phases.rs"]
+mod phases;
+pub use phases::CellPhases;
 
 #[cfg(test)]
 #[path = "visibility_tests.rs"]

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use sfsim_models::ConfigError;
 
 /// The most phases (`frames`).
-pub const MAX_REUSE_FRAMES: u32 = 8;
+pub const MAX_REUSE_FRAMES: u32 = 4;
 /// The largest `max_motion`, pixels.
 pub const MAX_REUSE_MOTION: f64 = 64.0;
 
@@ -30,7 +30,7 @@ pub const MAX_REUSE_MOTION: f64 = 64.0;
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TemporalReuse {
-    /// A cell is traced at least once every `frames` frames (2, 4 or 8).
+    /// A cell is traced at least once every `frames` frames (2 or 4).
     pub frames: u32,
     /// The most camera motion, in pixels at the screen's centre, a cell's writes are
     /// reused across (0 < max_motion <= 64): the rotation angle plus the translation over
@@ -43,7 +43,7 @@ impl TemporalReuse {
         if !(2..=MAX_REUSE_FRAMES).contains(&self.frames) || !self.frames.is_power_of_two() {
             return Err(ConfigError::new(
                 "frames",
-                format!("{} is out of range; expected 2, 4 or {MAX_REUSE_FRAMES}", self.frames),
+                format!("{} is out of range; expected 2 or {MAX_REUSE_FRAMES}", self.frames),
             ));
         }
         if !(self.max_motion > 0.0 && self.max_motion <= MAX_REUSE_MOTION) {
@@ -260,8 +260,8 @@ mod tests {
     #[test]
     fn settings_out_of_range_are_refused_naming_the_field() {
         let err = TemporalReuse { frames: 1, max_motion: 4.0 }.validate().unwrap_err().to_string();
-        assert!(err.contains("frames") && err.contains("2, 4 or 8"), "{err}");
-        for bad in [0, 3, 6, 16] {
+        assert!(err.contains("frames") && err.contains("2 or 4"), "{err}");
+        for bad in [0, 3, 8, 16] {
             let err = TemporalReuse { frames: bad, max_motion: 4.0 }.validate().unwrap_err().to_string();
             assert!(err.contains("frames"), "{err}");
         }
