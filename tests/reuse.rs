@@ -101,7 +101,7 @@ fn camera_cuts_trace_every_cell_again() {
 fn reuse_is_refused_where_it_cannot_apply() {
     let scenario = crate::common::repo("scenarios/stream/sample-grid.ron");
     for (sets, expected) in [
-        (vec!["workload.render.reuse=Some((frames: 2, max_motion: 4.0))"], "mode: TimingOnly"),
+        (vec!["workload.render.reuse=Some((frames: 2, max_motion: 4.0))"], "a full Stream run"),
         (vec!["workload.mode=TimingOnly", "workload.render.reuse=Some((frames: 2, max_motion: 4.0))"], "footprint"),
         (
             vec![
@@ -125,4 +125,9 @@ fn reuse_is_refused_where_it_cannot_apply() {
         let err = err.unwrap_or_else(|| panic!("{sets:?} was accepted"));
         assert!(err.contains("render.reuse") && err.contains(expected), "{sets:?}: {err}");
     }
+    // A Render workload always measures quality.
+    let scenario = crate::common::repo("scenarios/render/cube-grid.ron");
+    let overrides = ["workload.render.reuse=Some((frames: 2, max_motion: 4.0))".parse().unwrap()];
+    let err = sfsim::scenario::Scenario::load(&scenario, &overrides).err().map(|e| e.to_string());
+    assert!(err.as_deref().is_some_and(|e| e.contains("Render workload")), "{err:?}");
 }

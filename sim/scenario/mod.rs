@@ -165,7 +165,11 @@ impl Scenario {
                 }
                 Ok(())
             }
-            Workload::Render(render) => render.validate().map_err(|e| e.within("workload")),
+            Workload::Render(render) => {
+                // A Render workload always measures quality: nothing for `reuse` to apply to.
+                let conflict = render.render.reuse_conflict().map(|c| ConfigError::new("render.reuse", c));
+                conflict.map_or_else(|| render.validate(), Err).map_err(|e| e.within("workload"))
+            }
             Workload::Stream(stream) => stream.validate().map_err(|e| e.within("workload")),
             Workload::Pool(pool) => pool.validate().map_err(|e| e.within("workload")),
         }?;

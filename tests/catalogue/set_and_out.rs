@@ -3,7 +3,29 @@
 use super::Case;
 
 pub fn cases() -> Vec<Case> {
+    const STREAM: &str = "Scenario(name: \"t\", duration: \"100ms\", workload: Stream(()))";
     vec![
+        Case::new(
+            "set: reuse on a full run",
+            &["run", "s.ron", "--set", "workload.render.reuse=Some((frames: 2, max_motion: 8.0))"],
+            &["workload.render.reuse: Some((frames: 2, max_motion: 8)) is for Stream workloads with mode: TimingOnly"],
+        )
+        .file("s.ron", STREAM),
+        Case::new(
+            "set: reuse frames out of range",
+            &[
+                "run",
+                "s.ron",
+                "--set",
+                "workload.mode=TimingOnly",
+                "--set",
+                "workload.render.feedback.writes=Location",
+                "--set",
+                "workload.render.reuse=Some((frames: 3, max_motion: 8.0))",
+            ],
+            &["workload.render.reuse.frames: 3 is out of range; expected 2 or 4"],
+        )
+        .file("s.ron", STREAM),
         Case::new(
             "set: unknown field",
             &["run", "s.ron", "--set", "workload.in_flite=1MiB"],

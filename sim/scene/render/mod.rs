@@ -167,7 +167,7 @@ impl RenderConfig {
     pub fn reuse_conflict(&self) -> Option<String> {
         let reuse = self.reuse?;
         let problem = if self.measure_quality {
-            "measures quality (a full run)"
+            "measures quality (a full Stream run, or a Render workload)"
         } else if self.feedback.writes != FeedbackWrites::Location {
             "writes feedback over the footprint"
         } else if self.feedback.kind != FeedbackKind::MinMip {
@@ -176,8 +176,9 @@ impl RenderConfig {
             return None;
         };
         Some(format!(
-            "{reuse:?} needs timing-only MinMip feedback at the location (mode: TimingOnly, feedback.writes: \
-             Location, feedback.kind: MinMip), but this run {problem}; expected None"
+            "Some((frames: {}, max_motion: {})) is for Stream workloads with mode: TimingOnly and MinMip feedback \
+             at the location (render.feedback.writes: Location), but this run {problem}; expected None",
+            reuse.frames, reuse.max_motion
         ))
     }
 }
