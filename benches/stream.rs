@@ -42,6 +42,22 @@ fn sample_grid(c: &mut Criterion) {
             one_core.install(|| run(&scenario, RunOptions { host_stats: false }, &mut |_, _| {}).expect("runs").stats)
         })
     });
+    // The same with `render.reuse` (frames 4, max_motion 64: each sample cell traced at
+    // least every 4th frame), the approximate mode item 2 allows, in the same run.
+    let overrides: Vec<Override> = [
+        "workload.render.feedback.writes=Location",
+        "workload.mode=TimingOnly",
+        "workload.render.reuse=Some((frames: 4, max_motion: 64.0))",
+    ]
+    .iter()
+    .map(|s| s.parse().unwrap())
+    .collect();
+    let reusing = Scenario::load(&file, &overrides).expect("sample-grid.ron loads");
+    group.bench_function("sample-grid, 60 s simulated, location feedback, timing only, reuse 4/64, one core", |b| {
+        b.iter(|| {
+            one_core.install(|| run(&reusing, RunOptions { host_stats: false }, &mut |_, _| {}).expect("runs").stats)
+        })
+    });
     // The same mode on all cores, the first 10 s: what the sampler's chunks (each resolving
     // its own rows' visibility) gain from a second core.
     let overrides: Vec<Override> =

@@ -69,22 +69,20 @@ impl Visibility {
         let rows = self.band_rows(band);
         let samples = grid.samples_of_rows(rows.clone());
         out.first = samples.start;
-        out.rays.clear();
-        out.nearest_t.clear();
-        // A cell left out gets no ray, and a nearest distance below every box's, so no box
-        // is tested against it: it misses.
+        // A cell left out gets a nearest distance below every box's, so no box is tested
+        // against it (it misses), and no ray: its slot keeps whatever it held, never read.
         let unused = camera.primary_direction(0, 0);
-        let mut k = samples.start;
+        out.rays.resize(samples.len(), unused);
+        out.nearest_t.clear();
+        out.nearest_t.resize(samples.len(), f64::NEG_INFINITY);
         for by in rows.clone() {
-            let mut phase = cells.phase(0, by);
-            for _ in 0..grid.blocks_x {
-                let (x, y) = pixels[k];
-                let resolved = cells.has(phase);
-                out.rays.push(if resolved { camera.primary_direction(x, y) } else { unused });
-                out.nearest_t.push(if resolved { f64::INFINITY } else { f64::NEG_INFINITY });
-                phase = (phase + 1) & (cells.phases - 1);
-                k += 1;
-            }
+            let row = ((by - rows.start) * grid.blocks_x) as usize;
+            cells.for_each_in_row(by, 0, grid.blocks_x - 1, |bx| {
+                let k = row + bx as usize;
+                let (x, y) = pixels[samples.start + k];
+                out.rays[k] = camera.primary_direction(x, y);
+                out.nearest_t[k] = f64::INFINITY;
+            });
         }
         out.nearest.clear();
         out.nearest.resize(samples.len(), NOTHING);
