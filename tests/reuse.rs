@@ -72,7 +72,7 @@ fn sample_grid_with_reuse_stays_within_tolerance_of_the_exact_run() {
 }
 
 /// The whole 60 s orbit (README, "Approximate timing-only runs"; about 20 s of runs):
-/// `cargo test --release -p sfsim --test integration -- --ignored reuse`.
+/// `cargo test --release --test integration reuse -- --ignored`.
 #[test]
 #[ignore]
 fn whole_sample_grid_with_reuse_stays_within_tolerance() {
