@@ -118,7 +118,8 @@ impl ReuseState {
         let mut fresh = 0u8;
         for (p, motion) in self.motion.iter_mut().enumerate() {
             let since = motion.map_or(f64::INFINITY, |m| m + moved);
-            if p as u32 == scheduled || !(since <= self.cfg.max_motion) {
+            // `since` is never NaN: `motion_pixels` turns NaN into infinity.
+            if p as u32 == scheduled || since > self.cfg.max_motion {
                 fresh |= 1 << p;
                 *motion = Some(0.0);
             } else {
