@@ -3,6 +3,9 @@
 //! texture's MinMip feedback map) and the effective LOD after its MinMip clamp (what the
 //! sample really reads; the gap is the visual-quality cost of missing tiles).
 
+mod config;
+mod frame_stats;
+mod materials;
 mod merge;
 mod pattern_ahead;
 mod recent;
@@ -14,308 +17,25 @@ mod twins;
 use super::requests::{FirstWrites, TileSet};
 use super::visibility::Visibility;
 use super::{RayCamera, SamplePattern, Scene};
+pub use config::{FeedbackConfig, FeedbackKind, FeedbackWrites, RenderConfig, Residency};
+pub use frame_stats::{FrameStats, PixelLods, READ_MIPS};
+use materials::{MaterialTexture, TextureClasses};
 use merge::FeedbackSink;
 use pattern_ahead::PatternAhead;
 use reuse::ReuseState;
 pub use reuse::TemporalReuse;
-use serde::{Deserialize, Serialize};
 use sfsim_models::gpu::{
-    FeedbackArray, FeedbackLayout, Filter, FootprintRegions, Lod53, MinMipFeedbackSlice, MinMipMap,
-    MipRegionUsedFeedback, PreparedSampler, ReadRegions, ResidencyCheck, SamplerDesc, SmallTailPolicy, TexelLocator,
+    FeedbackArray, FeedbackLayout, FootprintRegions, Lod53, MinMipFeedbackSlice, MinMipMap, MipRegionUsedFeedback,
+    PreparedSampler, ReadRegions, ResidencyCheck, TexelLocator,
 };
 use sfsim_models::texture::TileGrid;
 use sfsim_models::ConfigError;
 use std::collections::BTreeMap;
 use std::sync::{Mutex, PoisonError};
-use trace::{Chunk, MaterialTexture, CHUNK};
+use trace::{Chunk, CHUNK};
 
 /// The most chunks (bands of block rows) a frame is cut into.
 const MAX_CHUNKS: u32 = 256;
-
-/// Which mips are resident when no streaming engine runs (the engine drives the MinMip
-/// maps itself).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum Residency {
-    /// Only the packed mip tail: MinMip maps hold the first packed mip (a texture just
-    /// created, SPEC §5 step 1).
-    #[default]
-    TailOnly,
-    /// Every mip resident: MinMip maps hold 0, effective LOD = desired LOD.
-    All,
-}
-
-/// The feedback map format (D3D12 `DXGI_FORMAT_SAMPLER_FEEDBACK_*`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum FeedbackKind {
-    /// The finest LOD requested per region, 5.3 fixed point, atomic-min (the sample's).
-    #[default]
-    MinMip,
-    /// One bit per (region, mip) the filter footprint used.
-    MipRegionUsed,
-}
-
-/// Which feedback texels a sample writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum FeedbackWrites {
-    /// Every feedback texel any texel of the filter footprint overlaps (conservative).
-    #[default]
-    Footprint,
-    /// Only the texel holding the sample's UV — the D3D12 spec's pseudo-code. With
-    /// tile-sized regions it differs only where a footprint crosses a region border, and it
-    /// skips building footprints: the fast, timing-oriented choice.
-    Location,
-}
-
-/// Sampler-feedback settings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct FeedbackConfig {
-    /// Feedback is written for one pixel in `one_in` (128, the sample's rate; a power of
-    /// two, 1 = every pixel).
-    pub one_in: u32,
-    /// Mip region (mip-0 texels per feedback texel, powers of two); `None` = one feedback
-    /// texel per 64 KiB tile of mip 0, the sample's choice.
-    pub region: Option<(u32, u32)>,
-    /// What small tail mips record (D3D12 leaves it to the hardware).
-    pub small_tail: SmallTailPolicy,
-    /// Feedback map format (MinMip).
-    pub kind: FeedbackKind,
-    /// Which texels a sample writes (Footprint).
-    pub writes: FeedbackWrites,
-    /// With `region: None`, one feedback texel per `tiles_per_texel` × `tiles_per_texel`
-    /// tiles of mip 0 (1; 2 = the "coarser feedback" improvement, −75 % texels).
-    pub tiles_per_texel: u32,
-}
-
-impl Default for FeedbackConfig {
-    fn default() -> Self {
-        FeedbackConfig {
-            one_in: 128,
-            region: None,
-            small_tail: SmallTailPolicy::Exact,
-            kind: FeedbackKind::MinMip,
-            writes: FeedbackWrites::Footprint,
-            tiles_per_texel: 1,
-        }
-    }
-}
-
-/// Everything the sampler needs besides the scene and the camera.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct RenderConfig {
-    /// Render target width and height in pixels (1920 × 1080).
-    pub resolution: (u32, u32),
-    pub feedback: FeedbackConfig,
-    /// The material sampler (anisotropic 16×, no bias, point-sampled MinMip clamp).
-    pub sampler: SamplerDesc,
-    pub residency: Residency,
-    /// Approximate timing-only sampling (`None`, exact): trace each sample cell once every
-    /// `frames` frames and reuse its feedback writes in between while the camera moves
-    /// less than `max_motion` pixels (issue 17's separate, inexact mode; README
-    /// "Approximate timing-only runs"). Needs a Stream workload with `mode: TimingOnly`
-    /// and `feedback.writes: Location`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reuse: Option<TemporalReuse>,
-    /// Whether each texture read also looks up its MinMip clamp to measure the effective
-    /// LOD (the visual-quality statistics). Nothing else reads the effective LOD, so a
-    /// timing-only run (the stream workload's `mode: TimingOnly`) turns it off; set
-    /// through that mode, not in scenario files.
-    #[serde(skip)]
-    pub measure_quality: bool,
-}
-
-impl Default for RenderConfig {
-    fn default() -> Self {
-        RenderConfig {
-            resolution: (1920, 1080),
-            feedback: FeedbackConfig::default(),
-            sampler: SamplerDesc::new(Filter::Anisotropic { max_aniso: 16 }),
-            residency: Residency::TailOnly,
-            reuse: None,
-            measure_quality: true,
-        }
-    }
-}
-
-impl RenderConfig {
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        let (w, h) = self.resolution;
-        if !(1..=16_384).contains(&w) || !(1..=16_384).contains(&h) {
-            return Err(ConfigError::new("resolution", format!("({w}, {h}) is out of range; expected 1..=16384 each")));
-        }
-        if !matches!(self.feedback.tiles_per_texel, 1 | 2 | 4) {
-            return Err(ConfigError::new(
-                "feedback.tiles_per_texel",
-                format!("{} is out of range; expected 1, 2 or 4", self.feedback.tiles_per_texel),
-            ));
-        }
-        if SamplePattern::new(self.feedback.one_in).is_none() {
-            return Err(ConfigError::new(
-                "feedback.one_in",
-                format!("{} must be a power of two in 1..=65536", self.feedback.one_in),
-            ));
-        }
-        if let Some(reuse) = &self.reuse {
-            reuse.validate().map_err(|e| e.within("reuse"))?;
-        }
-        self.sampler.validate().map_err(|e| ConfigError::new("sampler", e.to_string()))
-    }
-
-    /// Why `reuse` cannot run with these settings (it reuses location feedback values
-    /// and nothing else), or `None` when it can or is off.
-    pub fn reuse_conflict(&self) -> Option<String> {
-        let reuse = self.reuse?;
-        let problem = if self.measure_quality {
-            "measures quality (a full Stream run, or a Render workload)"
-        } else if self.feedback.writes != FeedbackWrites::Location {
-            "writes feedback over the footprint"
-        } else if self.feedback.kind != FeedbackKind::MinMip {
-            "writes MipRegionUsed feedback"
-        } else {
-            return None;
-        };
-        Some(format!(
-            "Some((frames: {}, max_motion: {})) is for Stream workloads with mode: TimingOnly and MinMip feedback \
-             at the location (render.feedback.writes: Location), but this run {problem}; expected None",
-            reuse.frames, reuse.max_motion
-        ))
-    }
-}
-
-/// What one frame's sampling saw.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct FrameStats {
-    /// Pixels sampled.
-    pub samples: u64,
-    /// Sampled pixels that hit an object.
-    pub hits: u64,
-    /// Texture samples (hits × textures per material).
-    pub texture_samples: u64,
-    /// Texture samples that wrote sampler feedback (their texture has a feedback map).
-    pub feedback_writes: u64,
-    /// Texture samples whose effective LOD was measured: all of them, or none when the
-    /// quality measurement is off (`RenderConfig::measure_quality`).
-    pub quality_samples: u64,
-    /// Sum over measured texture samples of effective − desired LOD (mips).
-    pub lod_deficit_sum: f64,
-    /// Measured texture samples at least one mip blurrier than desired.
-    pub blurry: u64,
-    /// Measured texture samples whose read (the footprint at the effective LOD) touches a
-    /// texel of a tile the texture's MinMip map does not have resident, with the
-    /// configured sampler's MinMip clamp.
-    pub nonresident_reads: u64,
-    /// The same count on the same frame had the MinMip clamp been point sampled: equal to
-    /// `nonresident_reads` when the sampler has no MinMip filter.
-    pub nonresident_reads_point: u64,
-    /// Measured texture samples per effective mip, `floor(effective LOD)` (15 and above in
-    /// the last entry).
-    pub reads_by_mip: [u64; READ_MIPS],
-    /// Samples whose feedback writes were reused from an earlier frame instead of traced
-    /// (`render.reuse`; counted in `samples`, `hits` and the writes as if traced).
-    pub reused_samples: u64,
-}
-
-/// Entries of [`FrameStats::reads_by_mip`]: mips 0..=15.
-pub const READ_MIPS: usize = 16;
-
-impl FrameStats {
-    /// Share of measured texture samples at least one mip blurrier than desired; `None`
-    /// without any.
-    pub fn blurry_share(&self) -> Option<f64> {
-        (self.quality_samples > 0).then(|| self.blurry as f64 / self.quality_samples as f64)
-    }
-
-    /// Mean effective − desired LOD over measured texture samples (mips); `None` without any.
-    pub fn mean_lod_deficit(&self) -> Option<f64> {
-        (self.quality_samples > 0).then(|| self.lod_deficit_sum / self.quality_samples as f64)
-    }
-
-    /// Share of measured texture samples that touch a non-resident tile, with the
-    /// configured MinMip clamp and with a point-sampled one; `None` without any.
-    pub fn nonresident_shares(&self) -> Option<(f64, f64)> {
-        (self.quality_samples > 0).then(|| {
-            let n = self.quality_samples as f64;
-            (self.nonresident_reads as f64 / n, self.nonresident_reads_point as f64 / n)
-        })
-    }
-
-    /// `quality.lod_deficit.mean`, `quality.blurry_share` and the `quality.nonresident_*`
-    /// stats over these counts (null without measured samples); `what` names the samples
-    /// ("texture samples"), `note` is appended to the deficit's description.
-    pub fn push_quality_stats(&self, s: &mut crate::stats::StatSet, what: &str, note: &str) {
-        s.push(
-            "quality.lod_deficit.mean",
-            self.mean_lod_deficit(),
-            "mips",
-            format!("mean effective − desired LOD over {what}{note}"),
-        );
-        s.push(
-            "quality.blurry_share",
-            self.blurry_share(),
-            "fraction",
-            format!("{what} at least one mip blurrier than desired"),
-        );
-        let measured = self.quality_samples > 0;
-        s.push(
-            "quality.nonresident_reads",
-            measured.then_some(self.nonresident_reads as f64),
-            "count",
-            format!("{what} whose filter footprint touches a tile the MinMip map has not resident"),
-        );
-        let shares = self.nonresident_shares();
-        s.push(
-            "quality.nonresident_share",
-            shares.map(|(configured, _)| configured),
-            "fraction",
-            format!("{what} touching a non-resident tile, with the sampler's MinMip clamp"),
-        );
-        s.push(
-            "quality.nonresident_share_point",
-            shares.map(|(_, point)| point),
-            "fraction",
-            format!("{what} touching a non-resident tile had the MinMip clamp been point sampled"),
-        );
-    }
-
-    /// `render.reused_share`: the share of samples whose feedback writes were reused
-    /// (`render.reuse`).
-    pub fn push_reuse_stats(&self, s: &mut crate::stats::StatSet) {
-        s.push(
-            "render.reused_share",
-            (self.samples > 0).then(|| self.reused_samples as f64 / self.samples as f64),
-            "fraction",
-            "sampled pixels whose feedback writes were reused from an earlier frame (render.reuse) instead of traced",
-        );
-    }
-
-    /// Adds another frame's (or chunk's) counts.
-    pub fn accumulate(&mut self, other: &FrameStats) {
-        self.samples += other.samples;
-        self.hits += other.hits;
-        self.texture_samples += other.texture_samples;
-        self.feedback_writes += other.feedback_writes;
-        self.quality_samples += other.quality_samples;
-        self.lod_deficit_sum += other.lod_deficit_sum;
-        self.blurry += other.blurry;
-        self.nonresident_reads += other.nonresident_reads;
-        self.nonresident_reads_point += other.nonresident_reads_point;
-        self.reused_samples += other.reused_samples;
-        for (a, b) in self.reads_by_mip.iter_mut().zip(&other.reads_by_mip) {
-            *a += b;
-        }
-    }
-}
-
-/// One sampled pixel's view of the first texture of its material (for pictures).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PixelLods {
-    pub x: u32,
-    pub y: u32,
-    pub texture: u32,
-    pub desired: f32,
-    pub effective: f32,
-}
 
 /// Per-texture feedback maps (slices of arrays of equal size) and MinMip maps.
 pub struct FeedbackRenderer<'s> {
@@ -453,29 +173,10 @@ impl<'s> FeedbackRenderer<'s> {
             .map(|d| ResidencyCheck::new(d.format.tile_texels(), d.first_packed_mip()))
             .collect::<Result<_, _>>()
             .map_err(|e| ConfigError::new("texture_sets", e.to_string()))?;
-        let sampler_class = classes(&samplers);
-        let layout_class = classes(&layouts);
-        let minmip_class = classes(&minmip.iter().map(|m: &MinMipMap| (m.width(), m.height())).collect::<Vec<_>>());
-        let regions_class = classes(&samplers.iter().zip(&layouts).collect::<Vec<_>>());
         let footprint_regions: Vec<FootprintRegions> =
             samplers.iter().zip(&layouts).map(|(s, l)| FootprintRegions::new(s, l)).collect();
-        let materials = (0..scene.shapes.len() as u32)
-            .map(|shape| {
-                let mut textures: Vec<MaterialTexture> = scene
-                    .textures_of(shape)
-                    .map(|texture| MaterialTexture {
-                        texture,
-                        sampler_class: sampler_class[texture as usize],
-                        layout_class: layout_class[texture as usize],
-                        minmip_class: minmip_class[texture as usize],
-                        regions_class: regions_class[texture as usize],
-                        regions_from: None,
-                    })
-                    .collect();
-                trace::link_finer_regions(&mut textures, &footprint_regions);
-                textures
-            })
-            .collect();
+        let classes = TextureClasses::new(&samplers, &layouts, &minmip);
+        let materials = classes.materials(scene, &footprint_regions);
         let mut shapes_of = vec![Vec::new(); scene.textures.len()];
         for shape in 0..scene.shapes.len() as u32 {
             for texture in scene.textures_of(shape) {
@@ -486,7 +187,7 @@ impl<'s> FeedbackRenderer<'s> {
             }
         }
         let texture_classes: Vec<_> =
-            (0..scene.textures.len()).map(|t| (sampler_class[t], layout_class[t], minmip_class[t])).collect();
+            (0..scene.textures.len()).map(|t| (classes.sampler[t], classes.layout[t], classes.minmip[t])).collect();
         let twin_keys = twins::twin_keys(&texture_classes, shapes_of);
         let first_writes = (cfg.feedback.kind == FeedbackKind::MinMip).then(|| {
             layouts.iter().map(|l| FirstWrites::new(l.map_width() as usize * l.map_height() as usize)).collect()
@@ -696,21 +397,4 @@ impl<'s> FeedbackRenderer<'s> {
         self.frame = bufs;
         stats
     }
-}
-
-/// For each item, the index of the first item equal to it (few distinct values: the search
-/// runs over those only).
-fn classes<T: PartialEq>(items: &[T]) -> Vec<u32> {
-    let mut firsts: Vec<usize> = Vec::new();
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let first = firsts.iter().copied().find(|&f| items[f] == *item).unwrap_or_else(|| {
-                firsts.push(i);
-                i
-            });
-            first as u32
-        })
-        .collect()
 }

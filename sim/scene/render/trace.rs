@@ -9,10 +9,11 @@
 
 use super::super::visibility::{SampleHits, Visibility, MISS};
 use super::super::RayCamera;
+use super::materials::MaterialTexture;
 use super::recent::Recent;
 use super::reuse::{reuse_writes, ChunkReuse, ReusePlan};
 use super::{FeedbackRenderer, FeedbackWrites};
-use sfsim_models::gpu::{CoarserRegions, DesiredLod, FootprintRegions, Lod53, Lods, MipRegions, RegionRuns};
+use sfsim_models::gpu::{DesiredLod, Lod53, Lods, MipRegions, RegionRuns};
 use std::sync::{Mutex, PoisonError};
 
 /// About the samples per parallel work item (a band of whole block rows: a chunk resolves
@@ -52,50 +53,6 @@ pub(super) enum Writes {
     Regions(u32, u32, Lod53),
     /// At the location: the feedback texel and the value MinMip feedback records there.
     Texel(u32, u32, Lod53),
-}
-
-/// A texture of a material, with the classes of textures it shares work with.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct MaterialTexture {
-    pub texture: u32,
-    /// Lowest texture id with an equal sampler (same desired LOD for equal derivatives).
-    pub sampler_class: u32,
-    /// Lowest texture id with an equal feedback layout (same texel for equal UVs).
-    pub layout_class: u32,
-    /// Lowest texture id whose MinMip map has the same size (same texel for equal UVs).
-    pub minmip_class: u32,
-    /// Lowest texture id with an equal sampler and feedback layout (same feedback
-    /// rectangles for equal UVs and derivatives).
-    pub regions_class: u32,
-    /// A texture of the same material whose feedback rectangles this one's follow from.
-    pub regions_from: Option<FinerRegions>,
-}
-
-/// The texture of a material with the finest feedback regions of a sampler class, and how
-/// another's rectangles follow from its.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct FinerRegions {
-    pub texture: u32,
-    pub regions_class: u32,
-    pub coarsen: CoarserRegions,
-}
-
-/// Points each texture of a material at the material's texture with the finest feedback
-/// regions its own rectangles follow from ([`FootprintRegions::coarser_than`]), if any.
-pub(super) fn link_finer_regions(material: &mut [MaterialTexture], footprints: &[FootprintRegions]) {
-    let footprint = |m: &MaterialTexture| &footprints[m.texture as usize];
-    let finer_than = |coarse: &MaterialTexture, fine: &MaterialTexture| {
-        let derives = coarse.regions_class != fine.regions_class;
-        derives.then(|| footprint(coarse).coarser_than(footprint(fine))).flatten()
-    };
-    for i in 0..material.len() {
-        let finest = material.iter().find_map(|fine| {
-            let coarsen = finer_than(&material[i], fine)?;
-            let has_finer = material.iter().any(|g| finer_than(fine, g).is_some());
-            (!has_finer).then_some(FinerRegions { texture: fine.texture, regions_class: fine.regions_class, coarsen })
-        });
-        material[i].regions_from = finest;
-    }
 }
 
 /// One parallel work item's output, and its scratch buffers, reused across frames.
