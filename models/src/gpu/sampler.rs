@@ -5,7 +5,7 @@
 //!    sampler's LOD bias, clamped to the texture's mips `[0, mip_count - 1]` (the
 //!    MinLOD/MaxLOD clamp, with D3D's NaN-dropping min/max). That is the *desired* LOD, the
 //!    value feedback records (computed without the MinMip clamp).
-//! 2. The MinMip clamp at the same UV: filtered with the sampler's [`MinMipFilter`], or
+//! 2. The MinMip clamp at the same UV: filtered with the sampler's [`MinMipFilter`](super::MinMipFilter), or
 //!    point sampled when it has none; 0 without a MinMip map.
 //! 3. The *effective* LOD `max(desired, clamp)`: the clamp acts as the per-pixel MinLOD of
 //!    `Sample(s, uv, offset, clamp)` and, like MinLOD in D3D, wins over MaxLOD; mip
@@ -29,63 +29,11 @@
 use super::error::GpuError;
 use super::feedback::check_dim;
 use super::footprint::{bilinear_tap, point_tap, Footprint, Tap};
-use super::limits::{full_mip_count, MAX_ANISOTROPY, MIP_LOD_BIAS_MAX, MIP_LOD_BIAS_MIN};
+use super::limits::full_mip_count;
 use super::lod::Lod53;
 use super::lod_select::{anisotropic_axes, isotropic_length, linear_mips, nearest_mip};
 use super::minmip::MinMipMap;
-use super::minmip_filter::MinMipFilter;
 use serde::{Deserialize, Serialize};
-
-/// Texture filter of a sampler.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Filter {
-    /// One texel of the nearest mip (D3D12 MIN_MAG_MIP_POINT).
-    Point,
-    /// A 2x2 quad of the nearest mip (D3D12 MIN_MAG_LINEAR_MIP_POINT).
-    Bilinear,
-    /// 2x2 quads on the two mips around the LOD (D3D12 MIN_MAG_MIP_LINEAR).
-    Trilinear,
-    /// Trilinear probes along the major axis (D3D12 ANISOTROPIC).
-    Anisotropic {
-        /// Largest ratio of anisotropy (probes), 1..=16.
-        max_aniso: u32,
-    },
-}
-
-/// Sampler state relevant to streaming.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SamplerDesc {
-    /// Texture filter.
-    pub filter: Filter,
-    /// Added to the computed LOD before clamping, mips (D3D12 `MipLODBias`,
-    /// -16.0..=15.99).
-    #[serde(default)]
-    pub lod_bias: f32,
-    /// MinMip filter flag and settings; `None` point-samples the MinMip map.
-    #[serde(default)]
-    pub minmip: Option<MinMipFilter>,
-}
-
-impl SamplerDesc {
-    /// A sampler with `filter`, no LOD bias and point-sampled MinMip clamp.
-    pub fn new(filter: Filter) -> SamplerDesc {
-        SamplerDesc { filter, lod_bias: 0.0, minmip: None }
-    }
-
-    /// Checks the D3D12 ranges: `max_aniso` in 1..=16, `lod_bias` finite in -16.0..=15.99.
-    pub fn validate(&self) -> Result<(), GpuError> {
-        if let Filter::Anisotropic { max_aniso } = self.filter {
-            if max_aniso == 0 || max_aniso > MAX_ANISOTROPY {
-                return Err(GpuError::MaxAniso(max_aniso));
-            }
-        }
-        if !(MIP_LOD_BIAS_MIN..=MIP_LOD_BIAS_MAX).contains(&self.lod_bias) {
-            return Err(GpuError::LodBias(self.lod_bias));
-        }
-        Ok(())
-    }
-}
 
 /// What one sample asks for and reads.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -416,12 +364,14 @@ fn footprint(filter: Filter, probes: &Probes, lod: f64, dims: (u32, u32, u32)) -
 
 mod axis_runs;
 mod coarser_regions;
+mod desc;
 mod mip_taps;
 mod probes;
 mod read_regions;
 mod region_writes;
 mod regions;
 pub use coarser_regions::CoarserRegions;
+pub use desc::{Filter, SamplerDesc};
 use probes::{ProbeLine, ProbeScale};
 pub use read_regions::ReadRegions;
 pub use regions::{FootprintRegions, MipRegions, RegionRuns};

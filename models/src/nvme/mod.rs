@@ -8,14 +8,16 @@ mod config;
 mod device;
 mod lost;
 mod model;
+mod report;
 mod request;
 mod staging;
 mod stalls;
 mod window;
 
 pub use config::{NvmeConfig, StallProfile};
-pub use device::{DeviceStats, IoDone, IoStatus, NvmeDevice, Transfer, THROTTLE_PERIOD};
+pub use device::{NvmeDevice, THROTTLE_PERIOD};
 pub use model::{build_model, NvmeModel};
+pub use report::{DeviceStats, IoDone, IoStatus, Transfer};
 pub use request::{
     Piece, Pieces, Request, RequestError, RequestOptions, Source, SwizzleMode, BCPACK_MODE_MAX, MAX_REQUEST_BYTES,
     MAX_ZLIB_OUTPUT, STREAM_ALIGNMENT,

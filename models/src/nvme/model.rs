@@ -2,7 +2,8 @@
 //! and the factory that builds sfsim's own ([`NvmeDevice`]) from its configuration.
 
 use super::config::NvmeConfig;
-use super::device::{DeviceStats, IoDone, NvmeDevice, Transfer};
+use super::device::NvmeDevice;
+use super::report::{DeviceStats, IoDone, Transfer};
 use crate::config::ConfigError;
 use crate::units::{Bytes, Time};
 
