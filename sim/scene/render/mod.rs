@@ -382,10 +382,6 @@ impl<'s> FeedbackRenderer<'s> {
             bufs.traced.resize_with(chunks, Default::default);
             self.trace_and_merge(camera, &mut bufs, &reuse_of, &mut sink, &mut stats, pixels);
         }
-        if let Some(r) = reuse.as_mut() {
-            r.samples += stats.samples;
-            r.reused_samples += stats.reused_samples;
-        }
         self.reuse = reuse;
         sink.put_back(self);
         if beside_pool {

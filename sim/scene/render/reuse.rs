@@ -81,21 +81,11 @@ pub(super) struct ReuseState {
     motion: Vec<Option<f64>>,
     /// Per chunk (band of block rows), its cells' last writes.
     pub chunks: Vec<std::sync::Mutex<ChunkReuse>>,
-    /// Samples whose writes were reused, and all samples, over the run.
-    pub reused_samples: u64,
-    pub samples: u64,
 }
 
 impl ReuseState {
     pub fn new(cfg: TemporalReuse) -> ReuseState {
-        ReuseState {
-            cfg,
-            last: None,
-            motion: vec![None; cfg.frames as usize],
-            chunks: Vec::new(),
-            reused_samples: 0,
-            samples: 0,
-        }
+        ReuseState { cfg, last: None, motion: vec![None; cfg.frames as usize], chunks: Vec::new() }
     }
 
     /// The phases frame `frame` traces, seen by `camera` with the nearest on-screen object
