@@ -51,6 +51,8 @@ mod summary;
 mod tests;
 #[cfg(test)]
 mod tests_dds;
+#[cfg(test)]
+mod tests_set;
 
 pub use compress::{compress, shuffle_mode, CodecPath, Compressed, ShuffleChoice};
 pub use error::{ContainerError, PackError};
