@@ -7,6 +7,7 @@ pub mod background;
 pub mod cuts;
 pub mod frame_rows;
 pub mod io;
+mod io_config;
 pub mod io_records;
 pub mod pool;
 pub mod render;
