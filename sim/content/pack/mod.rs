@@ -37,6 +37,7 @@
 mod compress;
 mod error;
 mod format;
+mod format_parse;
 mod from_dds;
 mod hash;
 mod input;

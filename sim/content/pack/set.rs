@@ -12,7 +12,8 @@
 //! beyond the alignment padding.
 
 use super::error::{ContainerError, PackError};
-use super::format::{data_offset, hash_skipping, parse_block, Check, DataSection, Header, Le, StreamEntry};
+use super::format::{data_offset, hash_skipping, Header, StreamEntry};
+use super::format_parse::{parse_block, Check, DataSection, Le};
 use super::reader::Container;
 use super::PackedTexture;
 use sfsim_models::nvme::STREAM_ALIGNMENT;
