@@ -47,6 +47,8 @@ mod packer;
 mod rdo_rule;
 mod reader;
 mod set;
+mod set_layout;
+mod set_reader;
 mod summary;
 #[cfg(test)]
 mod tests;
@@ -72,7 +74,9 @@ pub use rdo_rule::{
 };
 pub use reader::{Container, Stream};
 pub use set::{
-    companion_tiles, interleave, pack_set, parse_set, placement, write_set, PackedFile, SetContainer, SetHeader, Slot,
-    LAYOUT_INTERLEAVED, MEMBER_KINDS, SET_HEADER_BYTES, SET_MAGIC, SET_MEMBERS, SET_VERSION,
+    pack_set, write_set, SetHeader, Slot, LAYOUT_INTERLEAVED, MEMBER_KINDS, SET_HEADER_BYTES, SET_MAGIC, SET_MEMBERS,
+    SET_VERSION,
 };
+pub use set_layout::{companion_tiles, interleave, placement};
+pub use set_reader::{parse_set, PackedFile, SetContainer};
 pub use summary::{GeneratedMips, PathTotals, Summary, Timing};
