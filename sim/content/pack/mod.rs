@@ -55,7 +55,11 @@ mod tests;
 #[cfg(test)]
 mod tests_dds;
 #[cfg(test)]
+mod tests_rdo;
+#[cfg(test)]
 mod tests_set;
+#[cfg(test)]
+mod tests_shuffle;
 
 pub use compress::{compress, shuffle_mode, CodecPath, Compressed, ShuffleChoice};
 pub use error::{ContainerError, PackError};

@@ -1,11 +1,12 @@
 //! Packing DDS files as other tools write them: partial mip chains (the rest generated) and
-//! BC2, from a DDS and from an image.
+//! BC2, from a DDS and from an image; any blocks round-trip, bad mip chains are refused.
 
 use super::tests::{fast, test_image};
 use super::*;
 use crate::content::mipgen::{mip_chain, ColorSpace, Image};
+use proptest::prelude::*;
 use sfsim_models::codec::bc::{decode_surface, psnr};
-use sfsim_models::texture::{BcFormat, DdsImage};
+use sfsim_models::texture::{BcFormat, DdsImage, TileMode};
 
 /// `image` encoded as `format` with only its first `given` mips, as a DDS.
 fn partial_dds(image: &Image, format: BcFormat, given: usize, srgb: bool) -> DdsImage {
@@ -94,4 +95,49 @@ fn bc2_refuses_rdo_and_the_shuffle() {
     let shuffle = PackOptions { shuffle: ShuffleChoice::On, ..fast(BcFormat::Bc2) };
     let e = pack(&image, &shuffle, &|| {}).unwrap_err().to_string();
     assert!(e.contains("--shuffle on: Bc2 has no BC field shuffle"), "{e}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Any bytes are valid BC blocks: a DDS of random blocks packs, and every mip decodes
+    /// back bit-exactly; exporting gives the same DDS back.
+    #[test]
+    fn dds_blocks_round_trip(
+        format in prop_oneof![Just(BcFormat::Bc1), Just(BcFormat::Bc2), Just(BcFormat::Bc3), Just(BcFormat::Bc4),
+            Just(BcFormat::Bc5), Just(BcFormat::Bc7)],
+        width in 1u32..300,
+        height in 1u32..200,
+        seed in any::<u64>(),
+        mode in prop_oneof![Just(TileMode::Sfs), Just(TileMode::Tile64k), Just(TileMode::Mip)],
+    ) {
+        let levels = u32::BITS - width.max(height).leading_zeros();
+        let mut state = seed | 1;
+        let mips: Vec<Vec<u8>> = (0..levels)
+            .map(|l| {
+                let bytes = format.surface_bytes((width >> l).max(1), (height >> l).max(1)) as usize;
+                (0..bytes).map(|_| { state ^= state << 13; state ^= state >> 7; state ^= state << 17; state as u8 }).collect()
+            })
+            .collect();
+        let dds = sfsim_models::texture::DdsImage { format, width, height, mip_count: levels, srgb: false, mips };
+        let options = PackOptions { tile_mode: mode, ..fast(format) };
+        let packed = pack_dds(&dds, &options, &|| {}).unwrap();
+        let c = Container::from_bytes(packed.container).unwrap();
+        for (level, blocks) in dds.mips.iter().enumerate() {
+            prop_assert_eq!(&c.mip_blocks(level as u32).unwrap(), blocks);
+        }
+        prop_assert_eq!(export_dds(&c).unwrap(), dds.write().unwrap());
+    }
+
+    /// A DDS with a random mip count packs when 1..=7 mips (the rest generated) and every
+    /// mip has its size; anything else is refused, never a panic.
+    #[test]
+    fn dds_with_bad_mips_is_refused(count in 0u32..12, short in 0usize..3) {
+        let (w, h) = (64u32, 64u32);
+        let mips: Vec<Vec<u8>> =
+            (0..count).map(|l| vec![0; (BcFormat::Bc1.surface_bytes((w >> l).max(1), (h >> l).max(1)) as usize).saturating_sub(short)]).collect();
+        let dds = sfsim_models::texture::DdsImage { format: BcFormat::Bc1, width: w, height: h, mip_count: count, srgb: false, mips };
+        let result = pack_dds(&dds, &fast(BcFormat::Bc1), &|| {});
+        prop_assert_eq!(result.is_ok(), (1..=7).contains(&count) && short == 0);
+    }
 }
