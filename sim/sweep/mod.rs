@@ -25,6 +25,8 @@
 
 pub mod output;
 pub mod pack;
+mod pack_cache;
+mod pack_figures;
 pub mod points;
 pub mod spec;
 
