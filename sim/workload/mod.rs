@@ -13,5 +13,6 @@ pub mod pool;
 pub mod render;
 pub mod stream;
 mod stream_config;
+mod stream_outcome;
 mod throughput_bins;
 pub mod title;
