@@ -17,6 +17,9 @@ pub(super) struct MipTaps {
     point: bool,
     x: AxisTaps,
     y: AxisTaps,
+    /// Set by [`follow_finer`](Self::follow_finer): whenever this mip's bilinear taps at a
+    /// position lie in one region, the next finer mip's taps there lie in that region too.
+    covers_finer: bool,
 }
 
 impl MipTaps {
@@ -30,6 +33,7 @@ impl MipTaps {
             point: sampler.desc.filter == Filter::Point,
             x: AxisTaps::new(sampler.tex_w, layout.tex_width(), mip, layout.region_width()),
             y: AxisTaps::new(sampler.tex_h, layout.tex_height(), mip, layout.region_height()),
+            covers_finer: false,
         })
     }
 
@@ -42,7 +46,30 @@ impl MipTaps {
             point: sampler.desc.filter == Filter::Point,
             x: AxisTaps::per_block(sampler.tex_w, mip, shift.0, map.0),
             y: AxisTaps::per_block(sampler.tex_h, mip, shift.1, map.1),
+            covers_finer: false,
         }
+    }
+
+    /// Records whether this mip's one-region taps vouch for `finer`'s (the next finer mip
+    /// of the same texture and layout): both bilinear, each axis halving the texels with
+    /// the same regions. A bilinear tap at `s = u·size − ½` spans texels ⌊s⌋..⌊s + 1⌋; on
+    /// the finer mip `u·2size` is exactly twice `u·size`, so its tap spans mip-0 texels
+    /// inside the coarser tap's (2⌊(s − ½)/2⌋ ≤ ⌊s⌋ and ⌊s + 1⌋ ≤ 2⌊(s − ½)/2⌋ + 3, with
+    /// half a texel to spare for the roundings below 2^49 texels, and both clamping
+    /// alike past it and at the edges). Regions are blocks of mip-0 texels, so a coarser
+    /// tap inside one region leaves the finer tap no other. Tested against the per-mip
+    /// spans on edge values.
+    pub(super) fn follow_finer(&mut self, finer: &MipTaps) {
+        let bilinear = !self.point && !finer.point;
+        self.covers_finer =
+            bilinear && self.mip == finer.mip + 1 && self.x.covers_finer(&finer.x) && self.y.covers_finer(&finer.y);
+    }
+
+    /// Whether [`follow_finer`](Self::follow_finer) found that this mip vouches for the
+    /// next finer one.
+    #[inline(always)]
+    pub(super) fn covers_finer(&self) -> bool {
+        self.covers_finer
     }
 
     #[inline]
@@ -236,6 +263,21 @@ impl AxisTaps {
             && read.scale == Some(scale)
             && self.region_shift == read.region_shift
             && last_region <= u64::from(read.last)
+    }
+
+    /// [`MipTaps::follow_finer`] along this axis: `finer` has twice the texels, and its
+    /// region step is one shift more (the same regions in mip-0 texels).
+    fn covers_finer(&self, finer: &AxisTaps) -> bool {
+        let shifts = match (self.projection, finer.projection) {
+            (Projection::Down(k), Projection::Down(fine_k)) => fine_k == k + 1,
+            _ => false,
+        };
+        shifts
+            && finer.size == 2.0 * self.size
+            && finer.texels == 2 * self.texels
+            && finer.last_texel == 2 * self.last_texel + 1
+            && self.last == u32::MAX
+            && finer.last == u32::MAX
     }
 
     /// [`MipTaps::coarser_shift`] along this axis.

@@ -19,6 +19,7 @@
 use super::super::feedback_write::{FeedbackLayout, RegionRect};
 use super::super::lod_select::{linear_mips, nearest_mip};
 use super::axis_runs::AxisRuns;
+use super::mip_taps::AxisEnds;
 pub(super) use super::mip_taps::MipTaps;
 #[cfg(doc)]
 use super::Sample;
@@ -61,11 +62,16 @@ impl FootprintRegions {
     pub fn new(sampler: &PreparedSampler, layout: &FeedbackLayout) -> FootprintRegions {
         let same_size = (sampler.tex_w, sampler.tex_h) == (layout.tex_width(), layout.tex_height());
         // Another texture's layout takes the tap-by-tap path: no per-mip projections.
-        let mips = if same_size {
+        let mut mips: Vec<Option<MipTaps>> = if same_size {
             (0..sampler.mip_count).map(|mip| MipTaps::new(sampler, mip, layout)).collect()
         } else {
             Vec::new()
         };
+        for m in 1..mips.len() {
+            if let (Some(finer), Some(coarser)) = (mips[m - 1], mips[m].as_mut()) {
+                coarser.follow_finer(&finer);
+            }
+        }
         FootprintRegions { sampler: *sampler, layout: *layout, mips }
     }
 
@@ -140,13 +146,29 @@ pub(super) fn projected_regions(
     let ends = (line.at(0), line.at(n - 1));
     // With an infinite axis the middle probe's offset is 0 × ∞ = NaN: not monotonic.
     let monotonic = major.0.is_finite() && major.1.is_finite();
+    // The usual footprint lies in one region on both mips: the coarser mip's ends tell
+    // (its taps contain the finer mip's), so the finer mip's ends are not worked out.
+    let mut coarser_ends = None;
+    if let Some((mip, coarser)) =
+        second.and_then(|m| Some((m, taps_of(m)?))).filter(|(_, t)| monotonic && t.covers_finer())
+    {
+        let (x_ends, y_ends) = coarser.end_spans(ends);
+        if let Some(rect) = one_region(x_ends, y_ends) {
+            out.extend([MipRegions { mip: first, rect }, MipRegions { mip, rect }]);
+            return RegionRuns::Runs;
+        }
+        coarser_ends = Some((x_ends, y_ends));
+    }
     for mip in mips {
         let Some(taps) = taps_of(mip) else { continue };
         if !monotonic {
             out.extend((0..n).map(|i| taps.regions(line.at(i))));
             continue;
         }
-        let (x_ends, y_ends) = taps.end_spans(ends);
+        let (x_ends, y_ends) = match coarser_ends {
+            Some(spans) if Some(mip) == second => spans,
+            _ => taps.end_spans(ends),
+        };
         let rect = |(x0, x1), (y0, y1)| MipRegions { mip, rect: RegionRect { x0, x1, y0, y1 } };
         if x_ends.0 == x_ends.1 && y_ends.0 == y_ends.1 {
             out.push(rect(x_ends.0, y_ends.0)); // the common case: one rectangle
@@ -171,6 +193,14 @@ pub(super) fn projected_regions(
     } else {
         RegionRuns::PerTap
     }
+}
+
+/// The region both ends' taps lie in, when they lie in one.
+#[inline(always)]
+fn one_region(x_ends: AxisEnds, y_ends: AxisEnds) -> Option<RegionRect> {
+    let (x, y) = (x_ends.0, y_ends.0);
+    let one = x_ends.1 == x && y_ends.1 == y && x.0 == x.1 && y.0 == y.1;
+    one.then_some(RegionRect { x0: x.0, x1: x.1, y0: y.0, y1: y.1 })
 }
 
 #[cfg(test)]

@@ -164,3 +164,97 @@ fn probes_too_far_apart_to_join_are_walked() {
     let (footprint, through_regions) = both_ways(&desc, (1024, 1024), 3, (4, 4), (0.5, 0.5), derivs).unwrap();
     assert!(footprint == through_regions);
 }
+
+/// A position near a region border of a mip of `texels` texels with regions of 2^`k`
+/// texels, `nudge` (in ulps) off the border or half a texel from it, or an edge value.
+fn near_border(texels: u32, k: u32, border: u32, pick: u32, nudge: i64) -> f64 {
+    let edge = f64::from((border % (texels >> k).max(1)) << k);
+    let at = |s: f64| s / f64::from(texels);
+    let nudged = |x: f64| f64::from_bits((x.to_bits() as i64 + nudge).max(0) as u64);
+    match pick {
+        0 => nudged(at(edge - 0.5)),
+        1 => nudged(at(edge - 1.5)),
+        2 => nudged(at(edge + 0.5)),
+        3 => -nudged(at(edge + 0.5)),
+        4 => [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e300, -1e300, 0.0, -0.0, 1.0][(border % 8) as usize],
+        _ => nudged(at(edge)),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
+    /// The lemma behind the one-region shortcut: wherever a mip that vouches for the next
+    /// finer one has its bilinear tap in one region, the finer mip's tap is in that region.
+    #[test]
+    fn a_coarser_tap_in_one_region_holds_the_finer_tap(
+        log_w in 1u32..15, log_h in 1u32..15, log_rw in 2u32..10, log_rh in 2u32..10,
+        border in 0u32..1 << 14, pick in 0u32..6, nudge in -8i64..=8, u in -0.1f64..1.1,
+    ) {
+        let (w, h) = (1u32 << log_w, 1u32 << log_h);
+        let mips = crate::gpu::full_mip_count(w, h);
+        let desc = SamplerDesc::new(Filter::Anisotropic { max_aniso: 16 });
+        let sampler = PreparedSampler::new(&desc, w, h, mips).unwrap();
+        let Ok(layout) = FeedbackLayout::new(w, h, mips, 1 << log_rw, 1 << log_rh) else { return Ok(()) };
+        let projections = FootprintRegions::new(&sampler, &layout);
+        for mip in 1..mips {
+            let (Some(coarser), Some(finer)) = (projections.mips[mip as usize], projections.mips[mip as usize - 1]) else {
+                continue;
+            };
+            if !coarser.covers_finer() {
+                continue;
+            }
+            let (tw, th) = (crate::gpu::limits::mip_dim(w, mip), crate::gpu::limits::mip_dim(h, mip));
+            let (kx, ky) = (log_rw - (log_w - tw.trailing_zeros()), log_rh - (log_h - th.trailing_zeros()));
+            for x in [near_border(tw, kx, border, pick, nudge), u] {
+                let span = coarser.x_regions(x);
+                if span.0 == span.1 {
+                    prop_assert_eq!(finer.x_regions(x), span, "u = {:e}, mip {} of {} texels", x, mip, tw);
+                }
+            }
+            for y in [near_border(th, ky, border, pick, nudge), u] {
+                let span = coarser.y_regions(y);
+                if span.0 == span.1 {
+                    prop_assert_eq!(finer.y_regions(y), span, "v = {:e}, mip {} of {} texels", y, mip, th);
+                }
+            }
+        }
+    }
+
+    /// The footprints' rectangles, shortcut and all, are the ones each mip's own ends and
+    /// walk give, in the same order.
+    #[test]
+    fn the_one_region_shortcut_changes_no_rectangle(
+        max_aniso in 1u32..=16, log_w in 6u32..14, log_h in 6u32..14, log_rw in 6u32..10, log_rh in 6u32..10,
+        u in 0.0f64..1.0, v in 0.0f64..1.0, scale in -12.0f64..0.0, d in proptest::array::uniform4(-1.0f64..1.0),
+    ) {
+        let (w, h) = (1u32 << log_w, 1u32 << log_h);
+        let mips = crate::gpu::full_mip_count(w, h);
+        let sampler = PreparedSampler::new(&SamplerDesc::new(Filter::Anisotropic { max_aniso }), w, h, mips).unwrap();
+        let Ok(layout) = FeedbackLayout::new(w, h, mips, 1 << log_rw, 1 << log_rh) else { return Ok(()) };
+        let k = 2f64.powf(scale);
+        let Ok(desired) = sampler.desired([d[0] * k, d[1] * k, d[2] * k * 0.3, d[3] * k * 0.3]) else { return Ok(()) };
+        let with_shortcut = FootprintRegions::new(&sampler, &layout);
+        let plain: Vec<_> = (0..mips).map(|mip| MipTaps::new(&sampler, mip, &layout)).collect();
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        let runs = with_shortcut.regions((u, v), &desired, &mut got);
+        let plain_runs = projected_regions(&sampler, &plain, (u, v), desired.desired, desired.ratio, desired.major, &mut want);
+        prop_assert_eq!(got, want);
+        prop_assert_eq!(runs, plain_runs);
+    }
+}
+
+#[test]
+fn a_footprint_in_one_region_takes_the_shortcut() {
+    let desc = SamplerDesc::new(Filter::Anisotropic { max_aniso: 16 });
+    let sampler = PreparedSampler::new(&desc, 8192, 8192, 14).unwrap();
+    let layout = FeedbackLayout::new(8192, 8192, 14, 256, 256).unwrap();
+    let projections = FootprintRegions::new(&sampler, &layout);
+    // Regions of 256 mip-0 texels: every mip up to 8 (one texel per region) vouches for
+    // the finer one; mips past that have texels wider than a region.
+    let vouching: Vec<bool> = projections.mips.iter().map(|m| m.is_some_and(|m| m.covers_finer())).collect();
+    assert_eq!(vouching, [false, true, true, true, true, true, true, true, true, false, false, false, false, false]);
+    // Not a power of two: no mip vouches.
+    let odd = PreparedSampler::new(&desc, 3000, 8192, 14).unwrap();
+    let odd_layout = FeedbackLayout::new(3000, 8192, 14, 256, 256).unwrap();
+    assert!(FootprintRegions::new(&odd, &odd_layout).mips.iter().all(|m| m.is_none_or(|m| !m.covers_finer())));
+}
