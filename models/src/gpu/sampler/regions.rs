@@ -6,8 +6,10 @@
 //! onto mip 0, the region shift) is monotonic — in floating point too, where each operation
 //! rounds monotonically. So along the probes each edge of a tap's region rectangle moves
 //! one way only, and when the two end probes land on the same rectangle every probe between
-//! them does: the mip is written once. A footprint that crosses a border along one axis
-//! only, with its probes no further apart than a tap reaches (as anisotropic filtering
+//! them does: the mip is written once. A finer mip's bilinear taps lie inside the next
+//! coarser mip's (in mip-0 texels), so when the coarser mip's end probes land in one region
+//! (the usual read), that region is both mips' rectangle and the finer mip's ends are not
+//! worked out. A footprint that crosses a border along one axis only, with its probes no further apart than a tap reaches (as anisotropic filtering
 //! spaces them, unless its LOD is past the sampler's last mip), covers exactly the hull of
 //! its two ends: one rectangle again. Other footprints whose ends differ have every
 //! probe's span worked out, each axis apart (a branch-free loop: bisecting works out fewer
