@@ -9,13 +9,13 @@
 //! them does: the mip is written once. A finer mip's bilinear taps lie inside the next
 //! coarser mip's (in mip-0 texels), so when the coarser mip's end probes land in one region
 //! (the usual read), that region is both mips' rectangle and the finer mip's ends are not
-//! worked out. A footprint that crosses a border along one axis only, with its probes no further apart than a tap reaches (as anisotropic filtering
-//! spaces them, unless its LOD is past the sampler's last mip), covers exactly the hull of
-//! its two ends: one rectangle again. Other footprints whose ends differ have every
-//! probe's span worked out, each axis apart (a branch-free loop: bisecting works out fewer
-//! probes but mispredicts its branches), and each run of equal rectangles is written once.
-//! Overlapping rectangles are harmless:
-//! atomic-min and bit-set writes are idempotent, so the maps end the same as
+//! worked out. A footprint that crosses a border along one axis only, with its probes no
+//! further apart than a tap reaches (as anisotropic filtering spaces them, unless its LOD
+//! is past the sampler's last mip), covers exactly the hull of its two ends: one rectangle
+//! again. Other footprints whose ends differ have every probe's span worked out, each axis
+//! apart (a branch-free loop: bisecting works out fewer probes but mispredicts its
+//! branches), and each run of equal rectangles is written once. Overlapping rectangles are
+//! harmless: atomic-min and bit-set writes are idempotent, so the maps end the same as
 //! [`FeedbackLayout::write_min_mip`] over [`Sample::feedback_footprint`] (tested).
 
 use super::super::feedback_write::{FeedbackLayout, RegionRect};
