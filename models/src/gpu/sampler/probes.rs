@@ -70,9 +70,7 @@ impl ProbeLine {
         max_aniso: u32,
         scale: &ProbeScale,
     ) -> ProbeLine {
-        // ratio is in 1..=max_aniso (finite), so the cast is exact after the clamp; a NaN
-        // ratio stays NaN through the clamp and casts to 0.
-        let n = (ratio.ceil().clamp(1.0, f64::from(max_aniso))) as usize;
+        let n = probe_count(ratio, max_aniso);
         let step = (exact_step(major.0, scale.inverse.0), exact_step(major.1, scale.inverse.1));
         ProbeLine { uv, n, major, size: scale.size, step }
     }
@@ -100,6 +98,26 @@ impl ProbeLine {
     pub(super) fn v_at(&self, i: usize) -> f64 {
         self.uv.1 + along(PROBE_OFFSETS[self.n][i], self.major.1, self.size.1, self.step.1)
     }
+}
+
+/// `ceil(ratio)` clamped to `1..=max_aniso`, 0 for a NaN ratio, without libm's `ceil`: a
+/// call there makes every caller spill its floating-point registers around it (x86-64's
+/// baseline has no rounding instruction). Inside the clamp the ratio is below 2^32, so
+/// truncating it and adding one when it had a fraction is its ceiling.
+#[inline(always)]
+fn probe_count(ratio: f64, max_aniso: u32) -> usize {
+    if ratio.is_nan() {
+        return 0;
+    }
+    let max = f64::from(max_aniso);
+    if ratio >= max {
+        return max_aniso as usize;
+    }
+    if ratio <= 1.0 {
+        return 1;
+    }
+    let whole = ratio as u32;
+    (whole + u32::from(f64::from(whole) < ratio)) as usize
 }
 
 /// Probe offset `t`'s distance along one axis: `t * major / size`, by the exact product
@@ -137,8 +155,38 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// The libm form the probe count replaces.
+    fn ceil_count(ratio: f64, max_aniso: u32) -> usize {
+        (ratio.ceil().clamp(1.0, f64::from(max_aniso))) as usize
+    }
+
+    #[test]
+    fn probe_count_is_the_clamped_ceiling_at_the_edges() {
+        let edges = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.0, -0.0, 1.0, 16.0, 17.0, 1e300, -1e300, 2.5];
+        for max_aniso in [1, 2, 15, 16] {
+            for &r in &edges {
+                for r in [r, f64::from_bits(r.to_bits().wrapping_add(1)), f64::from_bits(r.to_bits().wrapping_sub(1))] {
+                    assert_eq!(probe_count(r, max_aniso), ceil_count(r, max_aniso), "{r:e} at {max_aniso}");
+                }
+            }
+            for whole in 0..=17u32 {
+                let w = f64::from(whole);
+                for r in [w, w.next_up(), w.next_down(), w + 0.5] {
+                    assert_eq!(probe_count(r, max_aniso), ceil_count(r, max_aniso), "{r:e} at {max_aniso}");
+                }
+            }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(20_000))]
+        #[test]
+        fn probe_count_is_the_clamped_ceiling(
+            ratio in prop_oneof![proptest::num::f64::ANY, 0.0f64..20.0], max_aniso in 1u32..=16,
+        ) {
+            prop_assert_eq!(probe_count(ratio, max_aniso), ceil_count(ratio, max_aniso));
+        }
+
         /// The one-product form gives the bits of `t * major / size` for every probe.
         #[test]
         fn probes_equal_the_divided_form(

@@ -120,6 +120,10 @@ pub enum RegionRuns {
 
 /// The rectangles, through `projections` (per mip of `sampler`'s texture), of the taps a
 /// read at `uv` makes at the mips `lod` selects, with the anisotropy `ratio` along `major`.
+///
+/// The usual read (one region on both mips) is settled here, in a small frame; every other
+/// goes on in [`crossing_regions`], out of line, with what was worked out so far.
+#[inline]
 pub(super) fn projected_regions(
     sampler: &PreparedSampler,
     projections: &[Option<MipTaps>],
@@ -133,11 +137,9 @@ pub(super) fn projected_regions(
         Filter::Point | Filter::Bilinear => (nearest_mip(lod, sampler.mip_count), None),
         Filter::Trilinear | Filter::Anisotropic { .. } => linear_mips(lod, sampler.mip_count),
     };
-    let mips = std::iter::once(first).chain(second);
-    let taps_of = |mip: u32| projections.get(mip as usize).and_then(Option::as_ref);
+    let mips = Mips { first, second };
     let Filter::Anisotropic { max_aniso } = sampler.desc.filter else {
-        out.extend(mips.filter_map(|mip| taps_of(mip).map(|taps| taps.regions(uv))));
-        return RegionRuns::Runs;
+        return unfiltered_regions(projections, mips, uv, out);
     };
     let line = ProbeLine::scaled(uv, ratio, major, max_aniso, &sampler.probe_scale);
     let n = line.len();
@@ -152,7 +154,7 @@ pub(super) fn projected_regions(
     // (its taps contain the finer mip's), so the finer mip's ends are not worked out.
     let mut coarser_ends = None;
     if let Some((mip, coarser)) =
-        second.and_then(|m| Some((m, taps_of(m)?))).filter(|(_, t)| monotonic && t.covers_finer())
+        second.and_then(|m| Some((m, taps_of(projections, m)?))).filter(|(_, t)| monotonic && t.covers_finer())
     {
         let (x_ends, y_ends) = coarser.end_spans(ends);
         if let Some(rect) = one_region(x_ends, y_ends) {
@@ -161,14 +163,55 @@ pub(super) fn projected_regions(
         }
         coarser_ends = Some((x_ends, y_ends));
     }
-    for mip in mips {
-        let Some(taps) = taps_of(mip) else { continue };
+    crossing_regions(projections, mips, &line, ends, monotonic, coarser_ends, out)
+}
+
+/// The mips a read's taps are on: the LOD's, and with a linear mip filter the next coarser.
+#[derive(Clone, Copy)]
+struct Mips {
+    first: u32,
+    second: Option<u32>,
+}
+
+fn taps_of(projections: &[Option<MipTaps>], mip: u32) -> Option<&MipTaps> {
+    projections.get(mip as usize).and_then(Option::as_ref)
+}
+
+/// [`projected_regions`] without anisotropy: one tap per mip.
+#[inline(never)]
+fn unfiltered_regions(
+    projections: &[Option<MipTaps>],
+    mips: Mips,
+    uv: (f64, f64),
+    out: &mut Vec<MipRegions>,
+) -> RegionRuns {
+    let mips = std::iter::once(mips.first).chain(mips.second);
+    out.extend(mips.filter_map(|mip| taps_of(projections, mip).map(|taps| taps.regions(uv))));
+    RegionRuns::Runs
+}
+
+/// [`projected_regions`] for a footprint that is not in one region on both mips (or whose
+/// mips do not vouch for each other): each mip's rectangles from its end probes, `ends`,
+/// those of the coarser mip given when already worked out.
+#[inline(never)]
+fn crossing_regions(
+    projections: &[Option<MipTaps>],
+    mips: Mips,
+    line: &ProbeLine,
+    ends: ((f64, f64), (f64, f64)),
+    monotonic: bool,
+    coarser_ends: Option<(AxisEnds, AxisEnds)>,
+    out: &mut Vec<MipRegions>,
+) -> RegionRuns {
+    let n = line.len();
+    for mip in std::iter::once(mips.first).chain(mips.second) {
+        let Some(taps) = taps_of(projections, mip) else { continue };
         if !monotonic {
             out.extend((0..n).map(|i| taps.regions(line.at(i))));
             continue;
         }
         let (x_ends, y_ends) = match coarser_ends {
-            Some(spans) if Some(mip) == second => spans,
+            Some(spans) if Some(mip) == mips.second => spans,
             _ => taps.end_spans(ends),
         };
         let rect = |(x0, x1), (y0, y1)| MipRegions { mip, rect: RegionRect { x0, x1, y0, y1 } };
