@@ -106,16 +106,13 @@ impl ProbeLine {
 /// truncating it and adding one when it had a fraction is its ceiling.
 #[inline(always)]
 fn probe_count(ratio: f64, max_aniso: u32) -> usize {
-    if ratio.is_nan() {
-        return 0;
-    }
-    let max = f64::from(max_aniso);
-    if ratio >= max {
+    if ratio >= f64::from(max_aniso) {
         return max_aniso as usize;
     }
     if ratio <= 1.0 {
         return 1;
     }
+    // A NaN ratio gets here: it casts to 0 and is not above it.
     let whole = ratio as u32;
     (whole + u32::from(f64::from(whole) < ratio)) as usize
 }
