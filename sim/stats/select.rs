@@ -3,10 +3,15 @@
 //! A run's stats and its latency CDF need the samples' values at a few (4) or a few
 //! thousand (20 000) ranks, out of up to [`super::EXACT_SAMPLES`]. A full sort of a
 //! saturating IO run's 650 000 latencies cost more than a tenth of the run; here one pass
-//! counts the samples into equal-width buckets (about four samples each), a second copies
-//! out only the samples of the buckets that hold a wanted rank, and only those are sorted.
-//! The values are exactly a full sort's: each bucket's samples are all above the previous
-//! bucket's, so a rank's value is its rank within its bucket's sorted samples.
+//! counts the samples into equal-width buckets, a second copies out only the samples of the
+//! buckets that hold a wanted rank, and only those are sorted (or, when a bucket is still
+//! large, selected from the same way). The values are exactly a full sort's: each bucket's
+//! samples are all above the previous bucket's, so a rank's value is its rank within its
+//! bucket's sorted samples.
+//!
+//! Many ranks want many buckets (about four samples each, so that the wanted ones hold
+//! few samples); a few ranks want few (4 096: the counts stay in the L1 cache, and the
+//! wanted buckets are selected from again if they are large).
 
 use sfsim_models::units::Time;
 
@@ -15,6 +20,13 @@ const SMALL: usize = 1 << 12;
 
 /// Most buckets: 2^20 counts (4 MiB), for the largest exact sample sets.
 const MAX_BUCKET_BITS: u32 = 20;
+
+/// Fewest buckets (when few ranks are wanted): 2^12 counts, 16 KiB.
+const MIN_BUCKET_BITS: u32 = 12;
+
+/// Buckets per wanted rank, when that is more than the minimum (and fewer than a bucket
+/// per four samples).
+const BUCKETS_PER_RANK_BITS: u32 = 6;
 
 /// The values at `ranks` of `data` sorted ascending; `ranks` ascending (repeats allowed),
 /// each below `data.len()`.
@@ -37,10 +49,15 @@ pub fn at_ranks_within(data: &[Time], bounds: (Time, Time), ranks: &[usize]) -> 
     }
     let (lo, hi) = (bounds.0 .0, bounds.1 .0);
     debug_assert!(data.iter().all(|t| (lo..=hi).contains(&t.0)), "samples within the bounds");
-    // Bucket b holds the samples with (t − lo) >> shift == b: about four samples a bucket
-    // when they are spread evenly.
+    if lo == hi {
+        return vec![Time(lo); ranks.len()];
+    }
+    // Bucket b holds the samples with (t − lo) >> shift == b.
     let span_bits = u64::BITS - (hi - lo).leading_zeros();
-    let bucket_bits = (usize::BITS - 1 - data.len().leading_zeros()).saturating_sub(2).min(MAX_BUCKET_BITS);
+    let log2 = |n: usize| usize::BITS - 1 - n.max(1).leading_zeros();
+    let per_four_samples = log2(data.len()).saturating_sub(2);
+    let for_ranks = (log2(ranks.len()) + 1 + BUCKETS_PER_RANK_BITS).max(MIN_BUCKET_BITS);
+    let bucket_bits = per_four_samples.min(for_ranks).min(MAX_BUCKET_BITS);
     let shift = span_bits.saturating_sub(bucket_bits);
     let buckets = ((hi - lo) >> shift) as usize + 1;
     let bucket = |t: Time| ((t.0 - lo) >> shift) as usize;
@@ -87,13 +104,23 @@ pub fn at_ranks_within(data: &[Time], bounds: (Time, Time), ranks: &[usize]) -> 
 
     let mut out = Vec::with_capacity(ranks.len());
     let mut w = 0usize;
-    for (i, &(_, first, at)) in wanted.iter().enumerate() {
+    for (i, &(b, first, at)) in wanted.iter().enumerate() {
         let end = wanted.get(i + 1).map_or(gathered_len, |next| next.2);
         let samples = &mut gathered[at..end];
-        samples.sort_unstable();
+        let from = w;
         while w < ranks.len() && ranks[w] < first + samples.len() {
-            out.push(samples[ranks[w] - first]);
             w += 1;
+        }
+        let local: Vec<usize> = ranks[from..w].iter().map(|&r| r - first).collect();
+        if samples.len() <= SMALL {
+            samples.sort_unstable();
+            out.extend(local.iter().map(|&r| samples[r]));
+        } else {
+            // A large bucket (the samples bunch there): selected from the same way, within
+            // the bucket's bounds, which are 2^shift wide, so every level narrows the values.
+            let bucket_lo = lo + ((b as u64) << shift);
+            let bucket_hi = bucket_lo.saturating_add((1u64 << shift) - 1).min(hi);
+            out.extend(at_ranks_within(samples, (Time(bucket_lo), Time(bucket_hi)), &local));
         }
     }
     debug_assert_eq!(out.len(), ranks.len());
