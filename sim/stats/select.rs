@@ -111,11 +111,11 @@ pub fn at_ranks_within(data: &[Time], bounds: (Time, Time), ranks: &[usize]) -> 
         while w < ranks.len() && ranks[w] < first + samples.len() {
             w += 1;
         }
-        let local: Vec<usize> = ranks[from..w].iter().map(|&r| r - first).collect();
         if samples.len() <= SMALL {
             samples.sort_unstable();
-            out.extend(local.iter().map(|&r| samples[r]));
+            out.extend(ranks[from..w].iter().map(|&r| samples[r - first]));
         } else {
+            let local: Vec<usize> = ranks[from..w].iter().map(|&r| r - first).collect();
             // A large bucket (the samples bunch there): selected from the same way, within
             // the bucket's bounds, which are 2^shift wide, so every level narrows the values.
             let bucket_lo = lo + ((b as u64) << shift);
