@@ -26,7 +26,7 @@ impl Default for RunOptions {
 
 /// What a run measured, by workload kind (a content-pool run's is an IO run's).
 pub enum Outcome {
-    Io(IoOutcome),
+    Io(Box<IoOutcome>),
     Render(RenderOutcome),
     Stream(Box<StreamOutcome>),
 }
@@ -72,12 +72,12 @@ pub fn run_in(
         Workload::Io(cfg) => {
             let o = io::run(scenario, cfg, progress)?;
             let (stats, events, end) = (o.stats.clone(), o.events, o.end);
-            (Outcome::Io(o), stats, events, end)
+            (Outcome::Io(Box::new(o)), stats, events, end)
         }
         Workload::Pool(cfg) => {
             let o = pool::run(scenario, cfg, progress)?.io;
             let (stats, events, end) = (o.stats.clone(), o.events, o.end);
-            (Outcome::Io(o), stats, events, end)
+            (Outcome::Io(Box::new(o)), stats, events, end)
         }
         Workload::Stream(cfg) => {
             let components = stream::Components::from_scenario(scenario, cfg)?;

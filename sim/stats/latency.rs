@@ -3,16 +3,17 @@
 //! A run keeps every latency exactly (nearest-rank percentiles, as [`super::percentile`])
 //! until it has [`EXACT_SAMPLES`] of them; past that it moves them into an HdrHistogram
 //! with three significant digits, so an hour-long run holds a few hundred KiB instead of
-//! eight bytes per request. Percentiles then carry at most 0.1 % quantisation error (each
+//! four to eight bytes per request ([`ExactSamples`] keeps latencies under 275 ms in four). Percentiles then carry at most 0.1 % quantisation error (each
 //! is the upper end of its bucket); `exact()` says which applies. Every shipped scenario
 //! stays below the cap, so its stats are exact.
 
-use super::{percentile, percentile_index, select};
+use super::exact::ExactSamples;
+use super::percentile_index;
 use hdrhistogram::Histogram;
-use rayon::slice::ParallelSliceMut;
 use sfsim_models::units::Time;
 
-/// Samples kept exactly before switching to the histogram (32 MiB of `Time`s).
+/// Samples kept exactly before switching to the histogram (16 MiB for latencies under
+/// 275 ms, [`ExactSamples`]; 32 MiB at most).
 pub const EXACT_SAMPLES: usize = 1 << 22;
 
 /// Significant decimal digits the histogram keeps (0.1 % relative error).
@@ -24,10 +25,7 @@ const HIGHEST: u64 = 1 << 62;
 /// Latencies of one kind (requests, background requests), exact or binned.
 #[derive(Debug, Clone)]
 pub struct Latencies {
-    exact: Vec<Time>,
-    sorted: bool,
-    /// The least and greatest exact sample (for [`select::at_ranks_within`]).
-    bounds: (Time, Time),
+    exact: ExactSamples,
     binned: Option<Histogram<u64>>,
     cap: usize,
 }
@@ -41,7 +39,7 @@ impl Default for Latencies {
 impl Latencies {
     /// Kept exactly up to `cap` samples (tests use a small cap).
     pub fn with_cap(cap: usize) -> Self {
-        Latencies { exact: Vec::new(), sorted: true, bounds: (Time(u64::MAX), Time::ZERO), binned: None, cap }
+        Latencies { exact: ExactSamples::default(), binned: None, cap }
     }
 
     #[inline]
@@ -50,8 +48,6 @@ impl Latencies {
             h.saturating_record(latency.0);
             return;
         }
-        self.sorted &= self.exact.last().is_none_or(|&last| last <= latency);
-        self.bounds = (self.bounds.0.min(latency), self.bounds.1.max(latency));
         self.exact.push(latency);
         if self.exact.len() > self.cap {
             self.bin();
@@ -63,10 +59,10 @@ impl Latencies {
         // which the run's duration cap rules out, would count at that bound.
         let mut h = Histogram::new_with_bounds(1, HIGHEST, SIGNIFICANT_DIGITS)
             .expect("1 ..= 2^62 at 3 significant digits is a valid histogram");
-        for t in self.exact.drain(..) {
+        for t in self.exact.iter() {
             h.saturating_record(t.0);
         }
-        self.exact = Vec::new();
+        self.exact = ExactSamples::default();
         self.binned = Some(h);
     }
 
@@ -89,13 +85,9 @@ impl Latencies {
         match &self.binned {
             Some(h) => Some(binned_percentile(h, p)),
             None => {
-                if !self.sorted {
-                    // Millions of samples on a long IO run: sorted on every core (a sort of
-                    // integers has one result, whatever the split).
-                    self.exact.par_sort_unstable();
-                    self.sorted = true;
-                }
-                percentile(&self.exact, p)
+                self.exact.sort();
+                let len = self.exact.len();
+                (len > 0).then(|| self.exact.at_ranks(&[percentile_index(len, p)])[0])
             }
         }
     }
@@ -114,7 +106,7 @@ impl Latencies {
         }
         let len = self.exact.len();
         if len <= max {
-            return self.sorted_exact().into_owned();
+            return self.exact.sorted();
         }
         let ranks: Vec<usize> = (0..max).map(|i| (i * 2 + 1) * len / (max * 2)).collect();
         self.at_ranks(&ranks)
@@ -144,19 +136,7 @@ impl Latencies {
 
     /// The exact samples' values at `ranks` (ascending) in sorted order.
     fn at_ranks(&self, ranks: &[usize]) -> Vec<Time> {
-        if self.sorted {
-            return ranks.iter().map(|&r| self.exact[r]).collect();
-        }
-        select::at_ranks_within(&self.exact, self.bounds, ranks)
-    }
-
-    fn sorted_exact(&self) -> std::borrow::Cow<'_, [Time]> {
-        if self.sorted {
-            return std::borrow::Cow::Borrowed(&self.exact);
-        }
-        let mut copy = self.exact.clone();
-        copy.par_sort_unstable();
-        std::borrow::Cow::Owned(copy)
+        self.exact.at_ranks(ranks)
     }
 }
 
@@ -172,6 +152,7 @@ fn binned_percentile(h: &Histogram<u64>, p: u32) -> Time {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::percentile;
 
     #[test]
     fn exact_below_the_cap_and_within_a_thousandth_above_it() {

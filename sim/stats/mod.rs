@@ -2,6 +2,7 @@
 //! percentiles, and time-binned series (per-window CSV and plots).
 
 mod bins;
+mod exact;
 mod latency;
 mod select;
 

@@ -28,17 +28,46 @@ const MIN_BUCKET_BITS: u32 = 12;
 /// per four samples).
 const BUCKETS_PER_RANK_BITS: u32 = 6;
 
+/// A sample type [`at_ranks_within`] selects from: ordered as its `u64` key.
+pub trait Key: Copy + Ord + Default {
+    fn key(self) -> u64;
+    /// The sample whose key is `key` (only called with keys of samples or between two).
+    fn from_key(key: u64) -> Self;
+}
+
+impl Key for Time {
+    #[inline]
+    fn key(self) -> u64 {
+        self.0
+    }
+    #[inline]
+    fn from_key(key: u64) -> Self {
+        Time(key)
+    }
+}
+
+impl Key for u32 {
+    #[inline]
+    fn key(self) -> u64 {
+        u64::from(self)
+    }
+    #[inline]
+    fn from_key(key: u64) -> Self {
+        u32::try_from(key).expect("a key between two u32 samples fits u32")
+    }
+}
+
 /// The values at `ranks` of `data` sorted ascending; `ranks` ascending (repeats allowed),
 /// each below `data.len()`.
 #[cfg(test)]
-pub fn at_ranks(data: &[Time], ranks: &[usize]) -> Vec<Time> {
-    let (lo, hi) = data.iter().fold((Time(u64::MAX), Time::ZERO), |(lo, hi), &t| (lo.min(t), hi.max(t)));
-    at_ranks_within(data, (lo, hi), ranks)
+pub fn at_ranks<T: Key>(data: &[T], ranks: &[usize]) -> Vec<T> {
+    let (lo, hi) = data.iter().fold((u64::MAX, 0), |(lo, hi), &t| (lo.min(t.key()), hi.max(t.key())));
+    at_ranks_within(data, (T::from_key(lo), T::from_key(hi)), ranks)
 }
 
 /// [`at_ranks`] of samples that all lie in `bounds` (least, greatest; a caller that
 /// tracked them as the samples came saves a pass).
-pub fn at_ranks_within(data: &[Time], bounds: (Time, Time), ranks: &[usize]) -> Vec<Time> {
+pub fn at_ranks_within<T: Key>(data: &[T], bounds: (T, T), ranks: &[usize]) -> Vec<T> {
     debug_assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "ranks ascending");
     let Some(&last) = ranks.last() else { return Vec::new() };
     assert!(last < data.len(), "rank {last} of {} samples", data.len());
@@ -47,10 +76,10 @@ pub fn at_ranks_within(data: &[Time], bounds: (Time, Time), ranks: &[usize]) -> 
         copy.sort_unstable();
         return ranks.iter().map(|&r| copy[r]).collect();
     }
-    let (lo, hi) = (bounds.0 .0, bounds.1 .0);
-    debug_assert!(data.iter().all(|t| (lo..=hi).contains(&t.0)), "samples within the bounds");
+    let (lo, hi) = (bounds.0.key(), bounds.1.key());
+    debug_assert!(data.iter().all(|t| (lo..=hi).contains(&t.key())), "samples within the bounds");
     if lo == hi {
-        return vec![Time(lo); ranks.len()];
+        return vec![T::from_key(lo); ranks.len()];
     }
     // Bucket b holds the samples with (t − lo) >> shift == b.
     let span_bits = u64::BITS - (hi - lo).leading_zeros();
@@ -60,7 +89,7 @@ pub fn at_ranks_within(data: &[Time], bounds: (Time, Time), ranks: &[usize]) -> 
     let bucket_bits = per_four_samples.min(for_ranks).min(MAX_BUCKET_BITS);
     let shift = span_bits.saturating_sub(bucket_bits);
     let buckets = ((hi - lo) >> shift) as usize + 1;
-    let bucket = |t: Time| ((t.0 - lo) >> shift) as usize;
+    let bucket = |t: T| ((t.key() - lo) >> shift) as usize;
 
     // `start[b]`: the rank of bucket b's first sample (`start[buckets]` = the count).
     let mut start = vec![0u32; buckets + 1];
@@ -94,7 +123,7 @@ pub fn at_ranks_within(data: &[Time], bounds: (Time, Time), ranks: &[usize]) -> 
     for &(b, _, at) in &wanted {
         cursor[b] = at as u32;
     }
-    let mut gathered = vec![Time::ZERO; gathered_len + 1];
+    let mut gathered = vec![T::default(); gathered_len + 1];
     for &t in data {
         let slot = &mut cursor[bucket(t)];
         let at = *slot;
@@ -120,7 +149,7 @@ pub fn at_ranks_within(data: &[Time], bounds: (Time, Time), ranks: &[usize]) -> 
             // the bucket's bounds, which are 2^shift wide, so every level narrows the values.
             let bucket_lo = lo + ((b as u64) << shift);
             let bucket_hi = bucket_lo.saturating_add((1u64 << shift) - 1).min(hi);
-            out.extend(at_ranks_within(samples, (Time(bucket_lo), Time(bucket_hi)), &local));
+            out.extend(at_ranks_within(samples, (T::from_key(bucket_lo), T::from_key(bucket_hi)), &local));
         }
     }
     debug_assert_eq!(out.len(), ranks.len());
