@@ -86,7 +86,15 @@ impl ExactSamples {
             }
             self.far.par_sort_unstable();
             self.sorted = true;
+            // A later sample keeps the groups sorted only if it is no less than the greatest.
+            self.last = self.greatest().unwrap_or(Time::ZERO);
         }
+    }
+
+    fn greatest(&self) -> Option<Time> {
+        let near =
+            self.near.iter().enumerate().rev().find_map(|(g, lows)| lows.iter().max().map(|&low| joined(g, low)));
+        self.far.iter().max().copied().or(near)
     }
 
     /// Every sample, ascending.
@@ -192,6 +200,22 @@ mod tests {
                 prop_assert_eq!(&s.at_ranks(&ranks), &expected);
             }
         }
+    }
+
+    #[test]
+    fn samples_after_sorting_in_place_are_ordered_against_the_greatest() {
+        let mut s = ExactSamples::default();
+        for t in [5, 1 << 33, 9, 3] {
+            s.push(Time(t));
+        }
+        s.sort();
+        s.push(Time(4));
+        assert_eq!(s.at_ranks(&[0, 1, 2, 3, 4]), [3, 4, 5, 9, 1 << 33].map(Time));
+        s.sort();
+        s.push(Time(1 << 34));
+        assert_eq!(s.at_ranks(&[4, 5]), [1 << 33, 1 << 34].map(Time));
+        s.push(Time(6));
+        assert_eq!(s.at_ranks(&[3, 4]), [6, 9].map(Time));
     }
 
     #[test]
