@@ -20,7 +20,9 @@ impl NvmeDevice {
             // A throttle's stall may already hold the channel past `end`.
             self.stall_until = Some(self.stall_until.map_or(end, |u| u.max(end)));
         }
-        self.lost.prune(t.saturating_sub(self.cfg.window + self.cfg.window));
+        // The governor only asks about windows ending at `t` or later (and starting at
+        // `t − window` or later): nothing that ended before that is read again.
+        self.lost.prune(t.saturating_sub(self.cfg.window));
         self.next_stall = self.stalls.next(end);
     }
 
