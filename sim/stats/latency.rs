@@ -3,9 +3,10 @@
 //! A run keeps every latency exactly (nearest-rank percentiles, as [`super::percentile`])
 //! until it has [`EXACT_SAMPLES`] of them; past that it moves them into an HdrHistogram
 //! with three significant digits, so an hour-long run holds a few hundred KiB instead of
-//! four to eight bytes per request ([`ExactSamples`] keeps latencies under 275 ms in four). Percentiles then carry at most 0.1 % quantisation error (each
-//! is the upper end of its bucket); `exact()` says which applies. Every shipped scenario
-//! stays below the cap, so its stats are exact.
+//! four to eight bytes per request ([`ExactSamples`] keeps latencies under 275 ms in
+//! four). Percentiles then carry at most 0.1 % quantisation error (each is the upper end
+//! of its bucket); `exact()` says which applies. Every shipped scenario stays below the
+//! cap, so its stats are exact.
 
 use super::exact::ExactSamples;
 use super::percentile_index;
@@ -13,7 +14,7 @@ use hdrhistogram::Histogram;
 use sfsim_models::units::Time;
 
 /// Samples kept exactly before switching to the histogram (16 MiB for latencies under
-/// 275 ms, [`ExactSamples`]; 32 MiB at most).
+/// 275 ms, kept in four bytes each; 32 MiB at most).
 pub const EXACT_SAMPLES: usize = 1 << 22;
 
 /// Significant decimal digits the histogram keeps (0.1 % relative error).
