@@ -91,10 +91,11 @@ impl ExactSamples {
         }
     }
 
+    /// The greatest sample, once every group is sorted.
     fn greatest(&self) -> Option<Time> {
-        let near =
-            self.near.iter().enumerate().rev().find_map(|(g, lows)| lows.iter().max().map(|&low| joined(g, low)));
-        self.far.iter().max().copied().or(near)
+        debug_assert!(self.sorted);
+        let near = self.near.iter().enumerate().rev().find_map(|(g, lows)| lows.last().map(|&low| joined(g, low)));
+        self.far.last().copied().or(near)
     }
 
     /// Every sample, ascending.
@@ -125,24 +126,22 @@ impl ExactSamples {
             let n = rest.partition_point(|&r| r < first + lows.len());
             let (here, after) = rest.split_at(n);
             if !here.is_empty() {
-                let local: Vec<usize> = here.iter().map(|&r| r - first).collect();
-                let values = if self.sorted {
-                    local.iter().map(|&r| lows[r]).collect()
+                if self.sorted {
+                    out.extend(here.iter().map(|&r| joined(g, lows[r - first])));
                 } else {
-                    select::at_ranks_within(lows, (0, u32::MAX), &local)
-                };
-                out.extend(values.into_iter().map(|low| joined(g, low)));
+                    let local: Vec<usize> = here.iter().map(|&r| r - first).collect();
+                    let values = select::at_ranks_within(lows, (0, u32::MAX), &local);
+                    out.extend(values.into_iter().map(|low| joined(g, low)));
+                }
             }
             rest = after;
             first += lows.len();
         }
-        if !rest.is_empty() {
+        if self.sorted {
+            out.extend(rest.iter().map(|&r| self.far[r - first]));
+        } else if !rest.is_empty() {
             let local: Vec<usize> = rest.iter().map(|&r| r - first).collect();
-            if self.sorted {
-                out.extend(local.iter().map(|&r| self.far[r]));
-            } else {
-                out.extend(select::at_ranks_within(&self.far, self.far_bounds, &local));
-            }
+            out.extend(select::at_ranks_within(&self.far, self.far_bounds, &local));
         }
         debug_assert_eq!(out.len(), ranks.len());
         out

@@ -110,7 +110,7 @@ impl Latencies {
             return self.exact.sorted();
         }
         let ranks: Vec<usize> = (0..max).map(|i| (i * 2 + 1) * len / (max * 2)).collect();
-        self.at_ranks(&ranks)
+        self.exact.at_ranks(&ranks)
     }
 
     /// [`percentile`](Self::percentile) without sorting in place (nor a copy).
@@ -131,13 +131,8 @@ impl Latencies {
         let rank = |p: u32| percentile_index(len, p);
         let mut ranks: Vec<usize> = ps.iter().map(|&p| rank(p)).collect();
         ranks.sort_unstable();
-        let values = self.at_ranks(&ranks);
+        let values = self.exact.at_ranks(&ranks);
         ps.iter().map(|&p| Some(values[ranks.partition_point(|&r| r < rank(p))])).collect()
-    }
-
-    /// The exact samples' values at `ranks` (ascending) in sorted order.
-    fn at_ranks(&self, ranks: &[usize]) -> Vec<Time> {
-        self.exact.at_ranks(ranks)
     }
 }
 
